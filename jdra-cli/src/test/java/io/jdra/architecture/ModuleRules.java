@@ -1,0 +1,115 @@
+package io.jdra.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The dependency rules of ARCHITECTURE.md as ArchUnit rules: which jdra modules each module may
+ * reach (transitively, as Maven allows), and which libraries some must never touch.
+ */
+final class ModuleRules {
+  /** Module package (under io.jdra) -> modules it may depend on directly. */
+  static final Map<String, List<String>> ALLOWED = new LinkedHashMap<>();
+
+  static {
+    ALLOWED.put("api", List.of());
+    ALLOWED.put("cel", List.of("api"));
+    ALLOWED.put("allocator", List.of("api", "cel"));
+    ALLOWED.put("runtime", List.of("api"));
+    ALLOWED.put("apiserver", List.of("api", "cel"));
+    ALLOWED.put("controllers", List.of("runtime"));
+    ALLOWED.put("scheduler", List.of("runtime", "allocator"));
+    ALLOWED.put("proto", List.of());
+    ALLOWED.put("kubeletplugin", List.of("runtime", "proto"));
+    ALLOWED.put("kubelet", List.of("runtime", "proto"));
+    ALLOWED.put("exampledriver", List.of("kubeletplugin"));
+  }
+
+  private static final String FABRIC8_CLIENT = "io.fabric8.kubernetes.client..";
+
+  private ModuleRules() {}
+
+  /** Every rule; each fails when a class of a module reaches where it must not. */
+  static List<ArchRule> all() {
+    List<ArchRule> rules = new ArrayList<>();
+    for (String module : ALLOWED.keySet()) {
+      rules.add(onlyAllowedModules(module));
+    }
+    rules.add(noClient("api"));
+    rules.add(noClient("cel"));
+    rules.add(noClient("allocator"));
+    rules.add(noClient("apiserver"));
+    rules.add(allocatorIsPure());
+    return rules;
+  }
+
+  static ArchRule onlyAllowedModules(String module) {
+    Set<String> reachable = reachable(module);
+    List<String> forbidden = new ArrayList<>();
+    for (String other : ALLOWED.keySet()) {
+      if (!other.equals(module) && !reachable.contains(other)) {
+        forbidden.add("io.jdra." + other + "..");
+      }
+    }
+    // Nothing depends on the process entry point or on test support.
+    forbidden.add("io.jdra.cli..");
+    forbidden.add("io.jdra.testing..");
+    return noClasses()
+        .that()
+        .resideInAPackage("io.jdra." + module + "..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(forbidden.toArray(String[]::new))
+        .as("module jdra-" + module + " may only use " + describe(reachable))
+        .allowEmptyShould(true);
+  }
+
+  static ArchRule noClient(String module) {
+    return noClasses()
+        .that()
+        .resideInAPackage("io.jdra." + module + "..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(FABRIC8_CLIENT)
+        .as("module jdra-" + module + " uses fabric8 models only, never the client")
+        .allowEmptyShould(true);
+  }
+
+  /** The allocator is a pure function: no threads, no I/O, no clients. */
+  static ArchRule allocatorIsPure() {
+    return noClasses()
+        .that()
+        .resideInAPackage("io.jdra.allocator..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.io..", "java.nio.file..", "java.net..", "java.util.concurrent..")
+        .orShould()
+        .dependOnClassesThat()
+        .areAssignableTo(Thread.class)
+        .as("jdra-allocator has no threads and no I/O")
+        .allowEmptyShould(true);
+  }
+
+  private static Set<String> reachable(String module) {
+    Set<String> seen = new LinkedHashSet<>();
+    List<String> todo = new ArrayList<>(ALLOWED.get(module));
+    while (!todo.isEmpty()) {
+      String m = todo.remove(todo.size() - 1);
+      if (seen.add(m)) {
+        todo.addAll(ALLOWED.get(m));
+      }
+    }
+    return seen;
+  }
+
+  private static String describe(Set<String> modules) {
+    return modules.isEmpty() ? "no other jdra module" : "jdra-" + String.join(", jdra-", modules);
+  }
+}
