@@ -38,6 +38,21 @@ final class QuantityParser {
 
   private static final Suffix NO_SUFFIX = new Suffix(10, 0, Format.DECIMAL_SI);
 
+  /** n u m (none) k M G T P E, shared so that parsing does not allocate them. */
+  private static final Suffix[] DECIMAL_SUFFIXES = new Suffix[10];
+
+  /** Ki Mi Gi Ti Pi Ei. */
+  private static final Suffix[] BINARY_SUFFIXES = new Suffix[6];
+
+  static {
+    for (int i = 0; i < DECIMAL_SUFFIXES.length; i++) {
+      DECIMAL_SUFFIXES[i] = new Suffix(10, 3 * (i - 3), Format.DECIMAL_SI);
+    }
+    for (int i = 0; i < BINARY_SUFFIXES.length; i++) {
+      BINARY_SUFFIXES[i] = new Suffix(2, 10 * (i + 1), Format.BINARY_SI);
+    }
+  }
+
   static Quantity parse(String str) {
     if (str == null || str.isEmpty()) {
       throw new QuantityFormatException(Kind.FORMAT_WRONG, str);
@@ -108,23 +123,16 @@ final class QuantityParser {
       return NO_SUFFIX;
     }
     if (len == 1) {
-      return switch (str.charAt(start)) {
-        case 'n' -> new Suffix(10, -9, Format.DECIMAL_SI);
-        case 'u' -> new Suffix(10, -6, Format.DECIMAL_SI);
-        case 'm' -> new Suffix(10, -3, Format.DECIMAL_SI);
-        case 'k' -> new Suffix(10, 3, Format.DECIMAL_SI);
-        case 'M' -> new Suffix(10, 6, Format.DECIMAL_SI);
-        case 'G' -> new Suffix(10, 9, Format.DECIMAL_SI);
-        case 'T' -> new Suffix(10, 12, Format.DECIMAL_SI);
-        case 'P' -> new Suffix(10, 15, Format.DECIMAL_SI);
-        case 'E' -> new Suffix(10, 18, Format.DECIMAL_SI);
-        default -> throw new QuantityFormatException(Kind.SUFFIX, str);
-      };
+      int decimal = "num kMGTPE".indexOf(str.charAt(start));
+      if (decimal < 0 || decimal == 3) {
+        throw new QuantityFormatException(Kind.SUFFIX, str);
+      }
+      return DECIMAL_SUFFIXES[decimal];
     }
     if (len == 2 && str.charAt(start + 1) == 'i') {
       int binary = "KMGTPE".indexOf(str.charAt(start));
       if (binary >= 0) {
-        return new Suffix(2, 10 * (binary + 1), Format.BINARY_SI);
+        return BINARY_SUFFIXES[binary];
       }
     }
     char e = str.charAt(start);
