@@ -1,0 +1,63 @@
+package io.jdra.api.strategy;
+
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpecBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatusBuilder;
+import io.jdra.api.features.FeatureGates;
+import java.util.Objects;
+
+/**
+ * What the API server does to a ResourceClaim write before validating and storing it (upstream
+ * {@code pkg/registry/resource/resourceclaim/strategy.go}, {@code PrepareForCreate} and {@code
+ * PrepareForUpdate} of the main and the {@code /status} strategy).
+ *
+ * <p>Pure functions: each returns a new claim and never modifies its arguments. Apply {@link
+ * io.jdra.api.defaulting.Defaults#resourceClaim} to the request body first. Stateless and
+ * thread-safe. The generation of claims is not managed (as upstream).
+ */
+public final class ResourceClaimStrategy {
+  private ResourceClaimStrategy() {}
+
+  /** Create: the status is reset (users cannot set it) and disabled spec fields are dropped. */
+  public static ResourceClaim prepareForCreate(ResourceClaim claim, FeatureGates gates) {
+    Objects.requireNonNull(claim, "claim");
+    ResourceClaim copy =
+        new ResourceClaimBuilder(claim).withStatus(new ResourceClaimStatus()).build();
+    return DropDisabledFields.forCreate(copy, gates);
+  }
+
+  /**
+   * Update of the main resource: the stored status is kept (status changes only go through {@code
+   * /status}) and disabled spec fields are dropped unless the stored claim used them.
+   */
+  public static ResourceClaim prepareForUpdate(
+      ResourceClaim claim, ResourceClaim old, FeatureGates gates) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(old, "old");
+    ResourceClaimStatus oldStatus =
+        old.getStatus() == null
+            ? new ResourceClaimStatus()
+            : new ResourceClaimStatusBuilder(old.getStatus()).build();
+    ResourceClaim copy = new ResourceClaimBuilder(claim).withStatus(oldStatus).build();
+    return DropDisabledFields.forUpdate(copy, old, gates);
+  }
+
+  /**
+   * Update through {@code /status}: the stored spec and the metadata a status write cannot change
+   * are kept; disabled status fields are dropped unless the stored claim used them; then {@code
+   * status.devices} entries of devices that are no longer allocated are removed.
+   */
+  public static ResourceClaim prepareForStatusUpdate(
+      ResourceClaim claim, ResourceClaim old, FeatureGates gates) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(old, "old");
+    ResourceClaimBuilder b = new ResourceClaimBuilder(claim);
+    b.withSpec(old.getSpec() == null ? null : new ResourceClaimSpecBuilder(old.getSpec()).build());
+    b.withMetadata(Meta.resetForStatus(claim.getMetadata(), old.getMetadata()));
+    ResourceClaim dropped = DropDisabledFields.forUpdate(b.build(), old, gates);
+    ClaimStatusFields.dropDeallocatedDevicesInPlace(dropped, old, gates);
+    return dropped;
+  }
+}
