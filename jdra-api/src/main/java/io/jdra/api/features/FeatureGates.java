@@ -21,6 +21,12 @@ import java.util.stream.Stream;
  * <p>Instances are immutable and thread-safe; {@link #with} returns a new instance.
  */
 public final class FeatureGates {
+  /** Upstream's pseudo-gate that sets every ALPHA gate not set explicitly. */
+  public static final String ALL_ALPHA = "AllAlpha";
+
+  /** Upstream's pseudo-gate that sets every BETA gate not set explicitly. */
+  public static final String ALL_BETA = "AllBeta";
+
   private static final FeatureGates DEFAULTS = new FeatureGates(new EnumMap<>(Feature.class));
 
   /** Explicitly set values only; a gate absent here has its default. */
@@ -39,7 +45,8 @@ public final class FeatureGates {
    * Parses a {@code --feature-gates} value such as {@code "DRAAdminAccess=false,
    * DRAListTypeAttributes=true"} on top of the defaults. Spaces around names and values and empty
    * entries are ignored; values are Go booleans ({@code 1 t T TRUE true True 0 f F FALSE false
-   * False}). A later entry for the same gate wins.
+   * False}). A later entry for the same gate wins. As upstream, {@code AllAlpha=true|false} and
+   * {@code AllBeta=true|false} set every gate of that stage that is not named explicitly.
    *
    * @throws IllegalArgumentException naming the bad entry, with upstream's message: {@code
    *     unrecognized feature gate: X}, {@code missing bool value for X}, or {@code invalid value of
@@ -48,6 +55,7 @@ public final class FeatureGates {
   public static FeatureGates parse(String spec) {
     Objects.requireNonNull(spec, "spec");
     EnumMap<Feature, Boolean> values = new EnumMap<>(Feature.class);
+    Map<Feature.Stage, Boolean> all = new EnumMap<>(Feature.Stage.class);
     for (String part : spec.split(",", -1)) {
       String entry = part.strip();
       if (entry.isEmpty()) {
@@ -70,11 +78,21 @@ public final class FeatureGates {
                 + raw
                 + "\": invalid syntax");
       }
+      if (ALL_ALPHA.equals(name) || ALL_BETA.equals(name)) {
+        all.put(ALL_ALPHA.equals(name) ? Feature.Stage.ALPHA : Feature.Stage.BETA, value);
+        continue;
+      }
       Feature feature =
           Feature.byName(name)
               .orElseThrow(
                   () -> new IllegalArgumentException("unrecognized feature gate: " + name));
       values.put(feature, value);
+    }
+    // AllAlpha/AllBeta set every gate of that stage that is not set explicitly.
+    for (Feature f : Feature.values()) {
+      if (all.containsKey(f.stage())) {
+        values.putIfAbsent(f, all.get(f.stage()));
+      }
     }
     return new FeatureGates(values);
   }
@@ -127,14 +145,20 @@ public final class FeatureGates {
   }
 
   /**
-   * One line per gate, sorted by name, for {@code --help}, in the form of upstream's known-features
-   * list, e.g. {@code DRAListTypeAttributes=true|false (ALPHA - default=false)} or {@code
-   * DRAAdminAccess=true|false (GA - default=true, locked in Kubernetes 1.36; jdra allows switching
-   * it off)}. Lines are joined with {@code \n}, without a trailing newline. The text lists the
-   * defaults; it does not depend on this instance's settings.
+   * One line per gate (and for {@code AllAlpha}, {@code AllBeta}), sorted, for {@code --help}, in
+   * the form of upstream's known-features list, e.g. {@code DRAListTypeAttributes=true|false (ALPHA
+   * - default=false)} or {@code DRAAdminAccess=true|false (GA - default=true, locked in Kubernetes
+   * 1.36; jdra allows switching it off)}. Lines are joined with {@code \n}, without a trailing
+   * newline. The text lists the defaults; it does not depend on this instance's settings.
    */
   public String describe() {
-    return sortedFeatures().map(FeatureGates::describe).collect(Collectors.joining("\n"));
+    Stream<String> pseudo =
+        Stream.of(
+            ALL_ALPHA + "=true|false (ALPHA - default=false)",
+            ALL_BETA + "=true|false (BETA - default=false)");
+    return Stream.concat(pseudo, sortedFeatures().map(FeatureGates::describe))
+        .sorted()
+        .collect(Collectors.joining("\n"));
   }
 
   private static String describe(Feature f) {

@@ -80,7 +80,27 @@ class FeatureGatesTest {
             Map.of(Feature.DRA_DEVICE_TAINTS, true)),
         Arguments.of(
             Named.of("locked gate may be switched off", "DynamicResourceAllocation=false"),
-            Map.of(Feature.DYNAMIC_RESOURCE_ALLOCATION, false)));
+            Map.of(Feature.DYNAMIC_RESOURCE_ALLOCATION, false)),
+        Arguments.of(
+            Named.of(
+                "AllAlpha sets alpha gates not named", "DRAListTypeAttributes=false,AllAlpha=true"),
+            Map.of(
+                Feature.DRA_LIST_TYPE_ATTRIBUTES, false,
+                Feature.DRA_NODE_ALLOCATABLE_RESOURCES, true,
+                Feature.DRA_WORKLOAD_RESOURCE_CLAIMS, true)),
+        Arguments.of(
+            Named.of("AllBeta=false switches beta gates off", "AllBeta=false,DRADeviceTaints=true"),
+            betaOffExcept(Feature.DRA_DEVICE_TAINTS)));
+  }
+
+  static Map<Feature, Boolean> betaOffExcept(Feature on) {
+    Map<Feature, Boolean> m = new java.util.EnumMap<>(Feature.class);
+    for (Feature f : Feature.values()) {
+      if (f.stage() == Stage.BETA) {
+        m.put(f, f == on);
+      }
+    }
+    return m;
   }
 
   @ParameterizedTest
@@ -147,7 +167,7 @@ class FeatureGatesTest {
   void describeListsEveryGateSortedWithLockNote() {
     String text = FeatureGates.defaults().describe();
     String[] lines = text.split("\n");
-    assertThat(lines).hasSize(Feature.values().length);
+    assertThat(lines).hasSize(Feature.values().length + 2);
     assertThat(lines).isSorted();
     assertThat(lines)
         .contains(
@@ -156,6 +176,8 @@ class FeatureGatesTest {
             "DynamicResourceAllocation=true|false (GA - default=true, locked in Kubernetes 1.36;"
                 + " jdra allows switching it off)",
             "DRAListTypeAttributes=true|false (ALPHA - default=false)",
+            "AllAlpha=true|false (ALPHA - default=false)",
+            "AllBeta=true|false (BETA - default=false)",
             "DRADeviceTaintRules=true|false (BETA - default=false)",
             "DRAPrioritizedList=true|false (GA - default=true)");
     Arrays.stream(Feature.values())
