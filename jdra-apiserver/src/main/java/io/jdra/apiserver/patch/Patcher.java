@@ -83,7 +83,10 @@ public final class Patcher {
       Instant now,
       String subresource)
       throws PatchException {
-    throw PatchException.unsupportedMediaType("server-side apply is not implemented yet");
+    Objects.requireNonNull(fieldManager, "fieldManager");
+    Objects.requireNonNull(now, "now");
+    return FieldManager.apply(
+        apiVersion, kind, currentOrNull, body, fieldManager, force, now, subresource);
   }
 
   /**
@@ -113,7 +116,10 @@ public final class Patcher {
       String manager,
       Instant now,
       String subresource) {
-    return updated.deepCopy();
+    Objects.requireNonNull(updated, "updated");
+    Objects.requireNonNull(now, "now");
+    return FieldManager.trackUpdate(
+        apiVersion, kind, oldOrNull, updated, manager, now, subresource);
   }
 
   /** The Go type name upstream's decoding errors print, e.g. v1.Pod. */

@@ -1,0 +1,424 @@
+package io.jdra.apiserver.patch;
+
+import io.jdra.apiserver.patch.ManagedFields.Entry;
+import io.jdra.apiserver.patch.ManagedFields.Id;
+import io.jdra.apiserver.patch.Schema.Field;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Server-side apply and managedFields tracking with the semantics of kube-apiserver's field manager
+ * stack (structured merge, stripped metadata, ignored reset fields, last-applied upgrade for the
+ * "kubectl" manager).
+ */
+final class FieldManager {
+  static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+  /** Paths no manager owns (upstream's stripMetaManager). */
+  private static final List<FieldPath> STRIPPED =
+      List.of(
+          path("apiVersion"),
+          path("kind"),
+          path("metadata"),
+          path("metadata", "name"),
+          path("metadata", "namespace"),
+          path("metadata", "creationTimestamp"),
+          path("metadata", "selfLink"),
+          path("metadata", "uid"),
+          path("metadata", "clusterName"),
+          path("metadata", "generation"),
+          path("metadata", "managedFields"),
+          path("metadata", "resourceVersion"));
+
+  /** Kinds served with a status subresource: main-resource writes do not own .status. */
+  private static final Set<String> STATUS_KINDS =
+      Set.of(
+          "Pod",
+          "Node",
+          "Namespace",
+          "PersistentVolumeClaim",
+          "Service",
+          "Deployment",
+          "ReplicaSet",
+          "StatefulSet",
+          "DaemonSet",
+          "Job",
+          "CronJob",
+          "PodDisruptionBudget",
+          "ResourceClaim",
+          "DeviceTaintRule");
+
+  private FieldManager() {}
+
+  private static FieldPath path(String... names) {
+    List<FieldPath.Element> l = new ArrayList<>();
+    for (String n : names) {
+      l.add(new FieldPath.Field(n));
+    }
+    return new FieldPath(l);
+  }
+
+  private record Context(String apiVersion, String kind, Field root, String subresource) {
+    /** Drops the fields the strategy resets for this endpoint (status or everything else). */
+    FieldSet ignore(FieldSet s) {
+      FieldPath status = path("status");
+      FieldPath spec = path("spec");
+      if ("status".equals(subresource)) {
+        return s.filter(p -> !p.startsWith(spec));
+      }
+      if (subresource.isEmpty() && STATUS_KINDS.contains(kind)) {
+        return s.filter(p -> !p.startsWith(status));
+      }
+      return s;
+    }
+  }
+
+  private static FieldSet strip(FieldSet s) {
+    return s.filter(p -> !STRIPPED.contains(p));
+  }
+
+  // ---- apply
+
+  static ObjectNode apply(
+      String apiVersion,
+      String kind,
+      ObjectNode current,
+      byte[] body,
+      String manager,
+      boolean force,
+      Instant now,
+      String subresource)
+      throws PatchException {
+    ObjectNode config = decodeConfig(body);
+    String gotVersion = text(config.get("apiVersion"));
+    String gotKind = text(config.get("kind"));
+    if (!gotVersion.equals(apiVersion) || !gotKind.equals(kind)) {
+      throw PatchException.badRequest("invalid object type: " + gvk(gotVersion, gotKind));
+    }
+    JsonNode meta = config.get("metadata");
+    if (meta != null && meta.has("managedFields") && !meta.get("managedFields").isNull()) {
+      throw PatchException.badRequest("metadata.managedFields must be nil");
+    }
+    Context ctx =
+        new Context(
+            apiVersion, kind, Typed.root(Schema.forKind(apiVersion, kind)), sub(subresource));
+    ObjectNode live = current == null ? Json.object() : withoutManagedFields(current);
+    Map<Id, Entry> managers = current == null ? new LinkedHashMap<>() : decodeOrEmpty(current);
+    Id id = Id.apply(manager, ctx.subresource);
+    Result r = applyOnce(ctx, live, config, copy(managers), id, force, now);
+    if (r.conflicts != null && "kubectl".equals(manager)) {
+      FieldSet allowed = allowedByLastApplied(ctx, live);
+      if (r.conflicts.stream().allMatch(c -> allowed.contains(c.path))) {
+        r = applyOnce(ctx, live, config, copy(managers), id, true, now);
+      } else {
+        r.conflicts.removeIf(c -> allowed.contains(c.path));
+      }
+    }
+    if (r.conflicts != null) {
+      throw conflictError(r.conflicts);
+    }
+    ObjectNode result = r.object;
+    if ("kubectl".equals(manager) && lastApplied(result) != null) {
+      ((ObjectNode) result.get("metadata").get("annotations"))
+          .put(LAST_APPLIED, buildLastApplied(config));
+    }
+    ManagedFields.encodeInto(result, r.managers);
+    return result;
+  }
+
+  private record Conflict(Id manager, FieldPath path) {}
+
+  private static final class Result {
+    ObjectNode object;
+    Map<Id, Entry> managers;
+    List<Conflict> conflicts;
+  }
+
+  private static Result applyOnce(
+      Context ctx,
+      ObjectNode live,
+      ObjectNode config,
+      Map<Id, Entry> managers,
+      Id id,
+      boolean force,
+      Instant now) {
+    ObjectNode merged = (ObjectNode) Typed.merge(live, config, ctx.root);
+    FieldSet newSet = ctx.ignore(Typed.toFieldSet(config, ctx.root));
+    Entry last = managers.get(id);
+    if (last != null && !last.set.isEmpty()) {
+      prune(ctx, merged, managers, id, last.set, newSet);
+    }
+    Typed.Comparison cmp = compare(ctx, live, merged);
+    List<Conflict> conflicts = new ArrayList<>();
+    FieldSet changed = cmp.changed();
+    for (Entry e : managers.values()) {
+      if (e.id.equals(id)) {
+        continue;
+      }
+      for (FieldPath p : e.set.intersect(changed).paths()) {
+        conflicts.add(new Conflict(e.id, p));
+      }
+    }
+    Result r = new Result();
+    if (!force && !conflicts.isEmpty()) {
+      r.conflicts = conflicts;
+      return r;
+    }
+    for (Entry e : managers.values()) {
+      if (!e.id.equals(id)) {
+        e.set = e.set.minus(changed).minus(cmp.removed());
+      }
+    }
+    boolean noop = Json.same(live, merged);
+    String time = noop ? (last == null ? null : last.time) : ManagedFields.time(now);
+    managers.put(id, new Entry(id, ctx.apiVersion, time, strip(newSet)));
+    managers.values().removeIf(e -> e.set.isEmpty());
+    r.object = noop ? live : merged;
+    r.managers = managers;
+    return r;
+  }
+
+  /**
+   * Removes what the applier owned last time and no longer applies, unless another manager (or the
+   * new configuration) still owns it.
+   */
+  private static void prune(
+      Context ctx,
+      ObjectNode merged,
+      Map<Id, Entry> managers,
+      Id id,
+      FieldSet lastSet,
+      FieldSet newSet) {
+    FieldSet keep = newSet;
+    for (Entry e : managers.values()) {
+      if (!e.id.equals(id)) {
+        keep = keep.union(e.set);
+      }
+    }
+    FieldSet toRemove =
+        Typed.withNamedFields(lastSet, ctx.root).minus(Typed.withNamedFields(keep, ctx.root));
+    for (FieldPath p : toRemove.paths()) {
+      Typed.remove(merged, p, ctx.root);
+    }
+  }
+
+  private static Typed.Comparison compare(Context ctx, JsonNode before, JsonNode after) {
+    Typed.Comparison c =
+        Typed.compare(
+            Typed.zeroFilled(before, ctx.root), Typed.zeroFilled(after, ctx.root), ctx.root);
+    return new Typed.Comparison(
+        ctx.ignore(c.added()), ctx.ignore(c.modified()), ctx.ignore(c.removed()));
+  }
+
+  /**
+   * Fields of the last-applied annotation whose value the live object still has: "kubectl" may take
+   * them over from client-side apply without a conflict (upstream's lastAppliedManager).
+   */
+  private static FieldSet allowedByLastApplied(Context ctx, ObjectNode live) {
+    String annotation = lastApplied(live);
+    if (annotation == null || annotation.isEmpty()) {
+      return new FieldSet();
+    }
+    JsonNode la = Json.parseOrNull(annotation.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    if (la == null || !la.isObject()) {
+      return new FieldSet();
+    }
+    FieldSet set = Typed.toFieldSet(la, ctx.root);
+    Typed.Comparison c = Typed.compare(la, Typed.zeroFilled(live, ctx.root), ctx.root);
+    return set.minus(c.modified()).minus(c.added()).minus(c.removed());
+  }
+
+  private static String lastApplied(ObjectNode obj) {
+    JsonNode a = obj.path("metadata").path("annotations").get(LAST_APPLIED);
+    return a != null && a.isString() ? a.stringValue() : null;
+  }
+
+  /** The annotation value: the applied object without the annotation, as Go encodes JSON. */
+  static String buildLastApplied(ObjectNode config) {
+    ObjectNode c = config.deepCopy();
+    JsonNode ann = c.path("metadata").get("annotations");
+    if (ann instanceof ObjectNode a) {
+      a.remove(LAST_APPLIED);
+    }
+    return goJson(sorted(c)) + "\n";
+  }
+
+  private static JsonNode sorted(JsonNode n) {
+    if (n.isObject()) {
+      ObjectNode o = Json.object();
+      TreeMap<String, JsonNode> m = new TreeMap<>();
+      n.properties().forEach(e -> m.put(e.getKey(), e.getValue()));
+      m.forEach((k, v) -> o.set(k, sorted(v)));
+      return o;
+    }
+    if (n.isArray()) {
+      var a = Json.array();
+      n.forEach(v -> a.add(sorted(v)));
+      return a;
+    }
+    return n;
+  }
+
+  /** Go's encoding/json escapes HTML characters. */
+  private static String goJson(JsonNode n) {
+    return Json.write(n).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
+  }
+
+  private static PatchException conflictError(List<Conflict> conflicts) {
+    conflicts.sort(
+        Comparator.comparing((Conflict c) -> c.manager.key()).thenComparing(Conflict::path));
+    List<PatchException.Cause> causes = new ArrayList<>();
+    for (Conflict c : conflicts) {
+      causes.add(
+          new PatchException.Cause(
+              "FieldManagerConflict", "conflict with " + c.manager.display(), c.path.toString()));
+    }
+    String message;
+    if (conflicts.size() == 1) {
+      Conflict c = conflicts.get(0);
+      message =
+          "Apply failed with 1 conflict: conflict with " + c.manager.display() + ": " + c.path;
+    } else {
+      List<String> parts = new ArrayList<>();
+      Id prev = null;
+      for (Conflict c : conflicts) {
+        if (!c.manager.equals(prev)) {
+          parts.add("conflicts with " + c.manager.display() + ":");
+          prev = c.manager;
+        }
+        parts.add("- " + c.path);
+      }
+      message = "Apply failed with " + conflicts.size() + " conflicts: " + String.join("\n", parts);
+    }
+    return PatchException.conflict(message, causes);
+  }
+
+  // ---- update
+
+  static ObjectNode trackUpdate(
+      String apiVersion,
+      String kind,
+      ObjectNode old,
+      ObjectNode updated,
+      String manager,
+      Instant now,
+      String subresource) {
+    Context ctx =
+        new Context(
+            apiVersion, kind, Typed.root(Schema.forKind(apiVersion, kind)), sub(subresource));
+    ObjectNode live = old == null ? Json.object() : withoutManagedFields(old);
+    Map<Id, Entry> managers = managersForUpdate(old, updated, ctx.subresource);
+    ObjectNode result = withoutManagedFields(updated);
+    Typed.Comparison cmp = compare(ctx, live, result);
+    if (!cmp.isSame()) {
+      FieldSet changed = cmp.changed();
+      for (Entry e : managers.values()) {
+        e.set = e.set.minus(changed).minus(cmp.removed());
+      }
+      Id id = Id.update(manager, apiVersion, ctx.subresource);
+      FieldSet own = strip(changed);
+      if (!own.isEmpty()) {
+        Entry prev = managers.get(id);
+        FieldSet set = prev == null ? own : own.union(prev.set);
+        managers.put(id, new Entry(id, apiVersion, ManagedFields.time(now), set));
+      }
+      managers.values().removeIf(e -> e.set.isEmpty());
+    }
+    ManagedFields.encodeInto(result, managers);
+    return result;
+  }
+
+  /**
+   * Upstream's decodeLiveOrNew: an explicit reset ([] or [{}]) clears managedFields; otherwise the
+   * request's decodable entries win over the live ones, except on subresources.
+   */
+  private static Map<Id, Entry> managersForUpdate(
+      ObjectNode old, ObjectNode updated, String subresource) {
+    if (!subresource.isEmpty()) {
+      return old == null ? new LinkedHashMap<>() : decodeOrEmpty(old);
+    }
+    JsonNode requested = updated.path("metadata").get("managedFields");
+    if (requested != null && requested.isArray()) {
+      if (requested.isEmpty()
+          || (requested.size() == 1 && requested.get(0).isObject() && requested.get(0).isEmpty())) {
+        return new LinkedHashMap<>();
+      }
+      try {
+        Map<Id, Entry> m = ManagedFields.decode(requested);
+        if (!m.isEmpty()) {
+          return m;
+        }
+      } catch (IllegalArgumentException | JacksonException e) {
+        // fall back to the live object's entries, as upstream does
+      }
+    }
+    return old == null ? new LinkedHashMap<>() : decodeOrEmpty(old);
+  }
+
+  // ---- helpers
+
+  private static ObjectNode decodeConfig(byte[] body) throws PatchException {
+    JsonNode n;
+    try {
+      n = body == null || body.length == 0 ? null : Json.YAML.readTree(body);
+    } catch (JacksonException e) {
+      throw PatchException.badRequest("error decoding patch: " + e.getOriginalMessage(), e);
+    }
+    if (n == null || n.isNull() || n.isMissingNode()) {
+      return Json.object();
+    }
+    if (!n.isObject()) {
+      throw PatchException.badRequest(
+          "error decoding patch: json: cannot unmarshal "
+              + JsonPatch.goJsonKind(n)
+              + " into Go value of type map[string]interface {}");
+    }
+    return (ObjectNode) n;
+  }
+
+  private static String gvk(String apiVersion, String kind) {
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+    return group + "/" + version + ", Kind=" + kind;
+  }
+
+  private static String text(JsonNode n) {
+    return n != null && n.isString() ? n.stringValue() : "";
+  }
+
+  private static String sub(String subresource) {
+    return subresource == null ? "" : subresource;
+  }
+
+  private static ObjectNode withoutManagedFields(ObjectNode obj) {
+    ObjectNode c = obj.deepCopy();
+    if (c.get("metadata") instanceof ObjectNode m) {
+      m.remove("managedFields");
+    }
+    return c;
+  }
+
+  private static Map<Id, Entry> decodeOrEmpty(ObjectNode obj) {
+    try {
+      return ManagedFields.decode(obj.path("metadata").get("managedFields"));
+    } catch (IllegalArgumentException | JacksonException e) {
+      return new LinkedHashMap<>();
+    }
+  }
+
+  private static Map<Id, Entry> copy(Map<Id, Entry> m) {
+    Map<Id, Entry> c = new LinkedHashMap<>();
+    m.forEach((k, e) -> c.put(k, new Entry(e.id, e.apiVersion, e.time, e.set.copy())));
+    return c;
+  }
+}

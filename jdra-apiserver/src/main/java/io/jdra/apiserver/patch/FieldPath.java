@@ -1,0 +1,330 @@
+package io.jdra.apiserver.patch;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A path into an object as structured-merge-diff names it: struct fields and map keys ({@code
+ * .name}), list-map items by key ({@code [name="c"]}), set items by value ({@code [="a"]}) and
+ * atomic-free list positions ({@code [0]}). Immutable, ordered as upstream orders paths.
+ */
+record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPath> {
+  static final FieldPath ROOT = new FieldPath(List.of());
+
+  FieldPath {
+    elements = List.copyOf(elements);
+  }
+
+  FieldPath child(Element e) {
+    List<Element> l = new ArrayList<>(elements);
+    l.add(e);
+    return new FieldPath(l);
+  }
+
+  FieldPath parent() {
+    return new FieldPath(elements.subList(0, elements.size() - 1));
+  }
+
+  Element last() {
+    return elements.get(elements.size() - 1);
+  }
+
+  int size() {
+    return elements.size();
+  }
+
+  /** True when this path is other or starts with it. */
+  boolean startsWith(FieldPath other) {
+    return other.size() <= size() && elements.subList(0, other.size()).equals(other.elements);
+  }
+
+  @Override
+  public int compareTo(FieldPath o) {
+    int n = Math.min(size(), o.size());
+    for (int i = 0; i < n; i++) {
+      int c = elements.get(i).compareTo(o.elements.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(size(), o.size());
+  }
+
+  /** As upstream's fieldpath.Path.String(): {@code .spec.containers[name="c"].image}. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (Element e : elements) {
+      sb.append(e.display());
+    }
+    return sb.toString();
+  }
+
+  /** One step of a path. Order: fields, then keys, then values, then indexes. */
+  sealed interface Element extends Comparable<Element> {
+    int rank();
+
+    String display();
+
+    /** The fieldsV1 key: {@code f:name}, {@code k:{...}}, {@code v:...}, {@code i:0}. */
+    String encode();
+
+    @Override
+    default int compareTo(Element o) {
+      if (rank() != o.rank()) {
+        return Integer.compare(rank(), o.rank());
+      }
+      return switch (this) {
+        case Field f -> f.name.compareTo(((Field) o).name);
+        case Key k -> compareKeys(k.fields, ((Key) o).fields);
+        case Value v -> compareValues(v.value, ((Value) o).value);
+        case Index i -> Integer.compare(i.index, ((Index) o).index);
+      };
+    }
+  }
+
+  record Field(String name) implements Element {
+    @Override
+    public int rank() {
+      return 0;
+    }
+
+    @Override
+    public String display() {
+      return "." + name;
+    }
+
+    @Override
+    public String encode() {
+      return "f:" + name;
+    }
+  }
+
+  /** A list-map item key: key field names (sorted) to values. */
+  record Key(TreeMap<String, JsonNode> fields) implements Element {
+    Key {
+      fields = new TreeMap<>(fields);
+    }
+
+    static Key of(JsonNode item, List<String> keyNames) {
+      TreeMap<String, JsonNode> m = new TreeMap<>();
+      for (String k : keyNames) {
+        JsonNode v = item.get(k);
+        if (v != null && !v.isNull()) {
+          m.put(k, v);
+        }
+      }
+      return new Key(m);
+    }
+
+    @Override
+    public int rank() {
+      return 1;
+    }
+
+    @Override
+    public String display() {
+      List<String> parts = new ArrayList<>();
+      fields.forEach((k, v) -> parts.add(k + "=" + valueString(v)));
+      return "[" + String.join(",", parts) + "]";
+    }
+
+    @Override
+    public String encode() {
+      ObjectNode o = Json.object();
+      fields.forEach(o::set);
+      return "k:" + Json.write(o);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && compareKeys(fields, k.fields) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      return fields.keySet().hashCode();
+    }
+  }
+
+  /** A set item. */
+  record Value(JsonNode value) implements Element {
+    @Override
+    public int rank() {
+      return 2;
+    }
+
+    @Override
+    public String display() {
+      return "[=" + valueString(value) + "]";
+    }
+
+    @Override
+    public String encode() {
+      return "v:" + Json.write(value);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Value v && compareValues(value, v.value) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      return value.isString() ? value.stringValue().hashCode() : 0;
+    }
+  }
+
+  record Index(int index) implements Element {
+    @Override
+    public int rank() {
+      return 3;
+    }
+
+    @Override
+    public String display() {
+      return "[" + index + "]";
+    }
+
+    @Override
+    public String encode() {
+      return "i:" + index;
+    }
+  }
+
+  /** Decodes one fieldsV1 key; null for "." (the node itself). */
+  static Element decode(String key) {
+    if (".".equals(key)) {
+      return null;
+    }
+    if (key.length() < 2 || key.charAt(1) != ':') {
+      throw new IllegalArgumentException("unknown path element: " + key);
+    }
+    String rest = key.substring(2);
+    return switch (key.charAt(0)) {
+      case 'f' -> new Field(rest);
+      case 'k' -> {
+        JsonNode n = Json.MAPPER.readTree(rest);
+        if (!n.isObject()) {
+          throw new IllegalArgumentException("bad key: " + key);
+        }
+        TreeMap<String, JsonNode> m = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> e : n.properties()) {
+          m.put(e.getKey(), e.getValue());
+        }
+        yield new Key(m);
+      }
+      case 'v' -> new Value(Json.MAPPER.readTree(rest));
+      case 'i' -> new Index(Integer.parseInt(rest));
+      default -> throw new IllegalArgumentException("unknown path element: " + key);
+    };
+  }
+
+  /** Upstream value.ToString: strings Go-quoted, other scalars as JSON. */
+  static String valueString(JsonNode v) {
+    if (v.isString()) {
+      return goQuote(v.stringValue());
+    }
+    if (v.isNumber() && !v.isIntegralNumber()) {
+      return Json.goFloat(v.doubleValue());
+    }
+    return Json.write(v);
+  }
+
+  static String goQuote(String s) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\t' -> sb.append("\\t");
+        case '\r' -> sb.append("\\r");
+        default -> {
+          if (c < 0x20 || c == 0x7f) {
+            sb.append(String.format("\\x%02x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    return sb.append('"').toString();
+  }
+
+  static int compareKeys(Map<String, JsonNode> a, Map<String, JsonNode> b) {
+    List<Map.Entry<String, JsonNode>> la = new ArrayList<>(a.entrySet());
+    List<Map.Entry<String, JsonNode>> lb = new ArrayList<>(b.entrySet());
+    int n = Math.min(la.size(), lb.size());
+    for (int i = 0; i < n; i++) {
+      int c = la.get(i).getKey().compareTo(lb.get(i).getKey());
+      if (c != 0) {
+        return c;
+      }
+      c = compareValues(la.get(i).getValue(), lb.get(i).getValue());
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(la.size(), lb.size());
+  }
+
+  /** A total order of JSON values: numbers, strings, booleans, lists, maps, null. */
+  static int compareValues(JsonNode a, JsonNode b) {
+    int ra = valueRank(a);
+    int rb = valueRank(b);
+    if (ra != rb) {
+      return Integer.compare(ra, rb);
+    }
+    return switch (ra) {
+      case 0 -> a.decimalValue().compareTo(b.decimalValue());
+      case 1 -> a.stringValue().compareTo(b.stringValue());
+      case 2 -> Boolean.compare(a.booleanValue(), b.booleanValue());
+      case 3 -> {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+          int c = compareValues(a.get(i), b.get(i));
+          if (c != 0) {
+            yield c;
+          }
+        }
+        yield Integer.compare(a.size(), b.size());
+      }
+      case 4 -> {
+        TreeMap<String, JsonNode> ma = new TreeMap<>();
+        a.properties().forEach(e -> ma.put(e.getKey(), e.getValue()));
+        TreeMap<String, JsonNode> mb = new TreeMap<>();
+        b.properties().forEach(e -> mb.put(e.getKey(), e.getValue()));
+        yield compareKeys(ma, mb);
+      }
+      default -> 0;
+    };
+  }
+
+  private static int valueRank(JsonNode v) {
+    if (v == null || v.isNull()) {
+      return 5;
+    } else if (v.isNumber()) {
+      return 0;
+    } else if (v.isString()) {
+      return 1;
+    } else if (v.isBoolean()) {
+      return 2;
+    } else if (v.isArray()) {
+      return 3;
+    }
+    return 4;
+  }
+
+  static List<FieldPath> sorted(java.util.Collection<FieldPath> c) {
+    List<FieldPath> l = new ArrayList<>(c);
+    Collections.sort(l);
+    return l;
+  }
+}

@@ -1,0 +1,394 @@
+package io.jdra.apiserver.patch;
+
+import io.jdra.apiserver.patch.Schema.Field;
+import io.jdra.apiserver.patch.Schema.Kind;
+import io.jdra.apiserver.patch.Schema.ListType;
+import io.jdra.apiserver.patch.Schema.Type;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Schema-aware operations of server-side apply, with structured-merge-diff's semantics: the field
+ * set of a value, merging an applied configuration into a live object, comparing two objects,
+ * removing fields, and filling in what Go's zero values would show.
+ */
+final class Typed {
+  private Typed() {}
+
+  enum Shape {
+    OBJECT,
+    LIST_MAP,
+    LIST_SET,
+    ATOMIC
+  }
+
+  /** The pseudo-field of a whole object of a kind. */
+  static Field root(Type type) {
+    return new Field(
+        "", Kind.STRUCT, type.name, List.of(), "", ListType.ATOMIC, List.of(), false, false);
+  }
+
+  static Type objectType(Field f) {
+    return switch (f.kind()) {
+      case STRUCT, MAP -> f.objectType();
+      default -> Type.UNTYPED;
+    };
+  }
+
+  static Shape shape(Field f, JsonNode v) {
+    if (v.isObject()) {
+      if (f.kind() == Kind.LIST) {
+        return Shape.ATOMIC;
+      }
+      Type t = objectType(f);
+      return t.atomic || f.atomic() ? Shape.ATOMIC : Shape.OBJECT;
+    }
+    if (v.isArray() && f.kind() == Kind.LIST) {
+      return switch (f.listType()) {
+        case MAP -> f.listKeys().isEmpty() ? Shape.ATOMIC : Shape.LIST_MAP;
+        case SET -> Shape.LIST_SET;
+        case ATOMIC -> Shape.ATOMIC;
+      };
+    }
+    return Shape.ATOMIC;
+  }
+
+  static FieldPath.Element itemElement(Field f, Shape s, JsonNode item) {
+    return s == Shape.LIST_MAP ? FieldPath.Key.of(item, f.listKeys()) : new FieldPath.Value(item);
+  }
+
+  // ---- field sets
+
+  static FieldSet toFieldSet(JsonNode v, Field f) {
+    FieldSet out = new FieldSet();
+    collect(v, f, FieldPath.ROOT, out);
+    return out;
+  }
+
+  private static void collect(JsonNode v, Field f, FieldPath path, FieldSet out) {
+    Shape s = shape(f, v);
+    switch (s) {
+      case ATOMIC -> out.add(path);
+      case OBJECT -> {
+        Type t = objectType(f);
+        for (Map.Entry<String, JsonNode> e : v.properties()) {
+          FieldPath cp = path.child(new FieldPath.Field(e.getKey()));
+          JsonNode c = e.getValue();
+          collect(c, t.field(e.getKey()), cp, out);
+          if (c.isNull() || (c.isObject() && c.isEmpty()) || !t.declares(e.getKey())) {
+            out.add(cp);
+          }
+        }
+      }
+      case LIST_MAP, LIST_SET -> {
+        Field ef = f.elementField();
+        for (JsonNode item : v) {
+          FieldPath ip = path.child(itemElement(f, s, item));
+          collect(item, ef, ip, out);
+          out.add(ip);
+        }
+      }
+    }
+  }
+
+  /**
+   * The set plus every declared struct field that has owned children (upstream's
+   * EnsureNamedFieldsAreMembers), so that pruning can remove whole fields.
+   */
+  static FieldSet withNamedFields(FieldSet s, Field root) {
+    FieldSet out = s.copy();
+    for (FieldPath p : s.paths()) {
+      Field f = root;
+      FieldPath at = FieldPath.ROOT;
+      for (FieldPath.Element e : p.elements()) {
+        FieldPath next = at.child(e);
+        if (e instanceof FieldPath.Field fe) {
+          Type t = objectType(f);
+          if (t.isStruct() && t.declares(fe.name()) && next.size() < p.size()) {
+            out.add(next);
+          }
+          f = t.field(fe.name());
+        } else {
+          f = f.elementField();
+        }
+        at = next;
+      }
+    }
+    return out;
+  }
+
+  // ---- merge
+
+  /** The applied configuration rhs merged into lhs (either may be null = absent). */
+  static JsonNode merge(JsonNode lhs, JsonNode rhs, Field f) {
+    if (lhs == null || lhs.isNull()) {
+      return rhs.deepCopy();
+    }
+    if (rhs == null) {
+      return lhs;
+    }
+    Shape sl = shape(f, lhs);
+    Shape sr = shape(f, rhs);
+    if (sl != sr || sr == Shape.ATOMIC) {
+      return rhs.deepCopy();
+    }
+    if (sr == Shape.OBJECT) {
+      ObjectNode out = ((ObjectNode) lhs).deepCopy();
+      Type t = objectType(f);
+      for (Map.Entry<String, JsonNode> e : rhs.properties()) {
+        if (e.getValue().isNull()) {
+          out.remove(e.getKey());
+        } else {
+          out.set(e.getKey(), merge(out.get(e.getKey()), e.getValue(), t.field(e.getKey())));
+        }
+      }
+      return out;
+    }
+    return mergeList((ArrayNode) lhs, (ArrayNode) rhs, f, sr);
+  }
+
+  /** Upstream's list merge order: rhs order, with lhs-only items kept where they were. */
+  private static ArrayNode mergeList(ArrayNode lhs, ArrayNode rhs, Field f, Shape s) {
+    Map<FieldPath.Element, JsonNode> l = index(lhs, f, s);
+    Map<FieldPath.Element, JsonNode> r = index(rhs, f, s);
+    List<FieldPath.Element> lpe = new ArrayList<>(l.keySet());
+    List<FieldPath.Element> rpe = new ArrayList<>(r.keySet());
+    List<FieldPath.Element> shared = new ArrayList<>();
+    for (FieldPath.Element pe : rpe) {
+      if (l.containsKey(pe)) {
+        shared.add(pe);
+      }
+    }
+    int sharedAt = 0;
+    FieldPath.Element nextShared = shared.isEmpty() ? null : shared.get(sharedAt++);
+    Set<FieldPath.Element> merged = new HashSet<>();
+    ArrayNode out = Json.array();
+    Field ef = f.elementField();
+    int li = 0;
+    int ri = 0;
+    while (li < lpe.size() || ri < rpe.size()) {
+      if (li < lpe.size() && ri < rpe.size()) {
+        FieldPath.Element pe = lpe.get(li);
+        if (pe.equals(rpe.get(ri))) {
+          merged.add(pe);
+          out.add(merge(l.get(pe), r.get(pe), ef));
+          li++;
+          ri++;
+          nextShared = sharedAt < shared.size() ? shared.get(sharedAt++) : null;
+          continue;
+        }
+        if (r.containsKey(pe) && nextShared != null && !nextShared.equals(pe)) {
+          li++;
+          continue;
+        }
+      }
+      if (li < lpe.size()) {
+        FieldPath.Element pe = lpe.get(li);
+        if (!r.containsKey(pe)) {
+          out.add(l.get(pe));
+          li++;
+          continue;
+        } else if (merged.contains(pe)) {
+          li++;
+        }
+      }
+      if (ri < rpe.size()) {
+        FieldPath.Element pe = rpe.get(ri);
+        merged.add(pe);
+        out.add(merge(l.get(pe), r.get(pe), ef));
+        ri++;
+      }
+    }
+    return out;
+  }
+
+  private static Map<FieldPath.Element, JsonNode> index(ArrayNode a, Field f, Shape s) {
+    Map<FieldPath.Element, JsonNode> m = new LinkedHashMap<>();
+    for (JsonNode item : a) {
+      m.putIfAbsent(itemElement(f, s, item), item);
+    }
+    return m;
+  }
+
+  // ---- compare
+
+  /** Fields added, modified and removed from lhs to rhs. */
+  record Comparison(FieldSet added, FieldSet modified, FieldSet removed) {
+    boolean isSame() {
+      return added.isEmpty() && modified.isEmpty() && removed.isEmpty();
+    }
+
+    FieldSet changed() {
+      return added.union(modified);
+    }
+  }
+
+  static Comparison compare(JsonNode lhs, JsonNode rhs, Field root) {
+    Comparison c = new Comparison(new FieldSet(), new FieldSet(), new FieldSet());
+    compareAt(lhs, rhs, root, FieldPath.ROOT, c);
+    return c;
+  }
+
+  private static void compareAt(JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c) {
+    JsonNode lv = l == null || l.isNull() ? null : l;
+    JsonNode rv = r == null || r.isNull() ? null : r;
+    Shape s;
+    if (lv != null && rv != null) {
+      s = shape(f, lv);
+      if (s != shape(f, rv)) {
+        s = Shape.ATOMIC;
+      }
+    } else if (lv != null || rv != null) {
+      s = shape(f, lv != null ? lv : rv);
+    } else {
+      s = Shape.ATOMIC;
+    }
+    boolean empty = (lv == null || lv.isEmpty()) && (rv == null || rv.isEmpty());
+    if (s == Shape.ATOMIC || empty) {
+      leaf(l, r, path, c);
+      return;
+    }
+    if (s == Shape.OBJECT) {
+      Type t = objectType(f);
+      Set<String> keys = new LinkedHashSet<>();
+      if (lv != null) {
+        keys.addAll(lv.propertyNames());
+      }
+      if (rv != null) {
+        keys.addAll(rv.propertyNames());
+      }
+      for (String k : keys) {
+        compareAt(
+            lv == null ? null : lv.get(k),
+            rv == null ? null : rv.get(k),
+            t.field(k),
+            path.child(new FieldPath.Field(k)),
+            c);
+      }
+    } else {
+      Map<FieldPath.Element, JsonNode> li = lv == null ? Map.of() : index((ArrayNode) lv, f, s);
+      Map<FieldPath.Element, JsonNode> ri = rv == null ? Map.of() : index((ArrayNode) rv, f, s);
+      Set<FieldPath.Element> all = new LinkedHashSet<>(li.keySet());
+      all.addAll(ri.keySet());
+      for (FieldPath.Element pe : all) {
+        compareAt(li.get(pe), ri.get(pe), f.elementField(), path.child(pe), c);
+      }
+    }
+    if (l == null) {
+      c.added.add(path);
+    } else if (r == null) {
+      c.removed.add(path);
+    }
+  }
+
+  private static void leaf(JsonNode l, JsonNode r, FieldPath path, Comparison c) {
+    if (l == null) {
+      c.added.add(path);
+    } else if (r == null) {
+      c.removed.add(path);
+    } else if (!Json.same(l, r)) {
+      c.modified.add(path);
+    }
+  }
+
+  // ---- removal and zero values
+
+  /** Removes the value at path from obj (no-op when absent). */
+  static void remove(ObjectNode obj, FieldPath path, Field root) {
+    if (path.size() == 0) {
+      return;
+    }
+    JsonNode container = obj;
+    Field f = root;
+    List<FieldPath.Element> els = path.elements();
+    for (int i = 0; i < els.size(); i++) {
+      FieldPath.Element e = els.get(i);
+      boolean last = i == els.size() - 1;
+      if (e instanceof FieldPath.Field fe) {
+        if (!(container instanceof ObjectNode o) || !o.has(fe.name())) {
+          return;
+        }
+        if (last) {
+          o.remove(fe.name());
+          return;
+        }
+        f = objectType(f).field(fe.name());
+        container = o.get(fe.name());
+      } else {
+        if (!(container instanceof ArrayNode a)) {
+          return;
+        }
+        int idx = find(a, f, e);
+        if (idx < 0) {
+          return;
+        }
+        if (last) {
+          a.remove(idx);
+          return;
+        }
+        f = f.elementField();
+        container = a.get(idx);
+      }
+    }
+  }
+
+  private static int find(ArrayNode a, Field f, FieldPath.Element e) {
+    if (e instanceof FieldPath.Index i) {
+      return i.index() < a.size() ? i.index() : -1;
+    }
+    Shape s = shape(f, a);
+    for (int i = 0; i < a.size(); i++) {
+      if (s != Shape.ATOMIC && itemElement(f, s, a.get(i)).equals(e)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * A copy with the fields a Go object always carries once converted to JSON: value structs as {}
+   * and fields without omitempty as null. Comparisons then see what upstream's typed objects show,
+   * e.g. which parents a create adds.
+   */
+  static JsonNode zeroFilled(JsonNode v, Field f) {
+    if (v == null) {
+      return null;
+    }
+    JsonNode copy = v.deepCopy();
+    fill(copy, f);
+    return copy;
+  }
+
+  private static void fill(JsonNode v, Field f) {
+    if (v.isObject()) {
+      if (f.kind() == Kind.LIST) {
+        return;
+      }
+      Type t = objectType(f);
+      ObjectNode o = (ObjectNode) v;
+      if (t.isStruct()) {
+        for (Field cf : t.fields.values()) {
+          if (cf.zeroPresent() && !o.has(cf.name())) {
+            o.set(cf.name(), cf.kind() == Kind.STRUCT ? Json.object() : Json.NODES.nullNode());
+          }
+        }
+      }
+      for (Map.Entry<String, JsonNode> e : o.properties()) {
+        fill(e.getValue(), t.field(e.getKey()));
+      }
+    } else if (v.isArray() && f.kind() == Kind.LIST) {
+      Field ef = f.elementField();
+      for (JsonNode item : v) {
+        fill(item, ef);
+      }
+    }
+  }
+}

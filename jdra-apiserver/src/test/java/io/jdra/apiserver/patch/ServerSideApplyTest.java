@@ -1,0 +1,384 @@
+package io.jdra.apiserver.patch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class ServerSideApplyTest {
+  private static final Instant T1 = Instant.parse("2026-11-21T10:00:00.123Z");
+  private static final Instant T2 = Instant.parse("2026-11-21T11:00:00Z");
+
+  private static final String POD =
+      """
+      apiVersion: v1
+      kind: Pod
+      metadata: {name: p, namespace: default, labels: {app: web}}
+      spec:
+        containers: [{name: nginx, image: nginx}]
+      """;
+
+  private static ObjectNode apply(ObjectNode current, String yaml, String manager, boolean force)
+      throws PatchException {
+    JsonNode cfg = Yaml.obj(yaml);
+    return Patcher.apply(
+        cfg.get("apiVersion").stringValue(),
+        cfg.get("kind").stringValue(),
+        current,
+        Yaml.bytes(yaml),
+        manager,
+        force,
+        T1);
+  }
+
+  private static JsonNode entry(ObjectNode obj, String manager) {
+    for (JsonNode e : obj.get("metadata").get("managedFields")) {
+      if (e.get("manager").stringValue().equals(manager)) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  private static String fields(ObjectNode obj, String manager) {
+    JsonNode e = entry(obj, manager);
+    return e == null ? null : Json.write(e.get("fieldsV1"));
+  }
+
+  @Test
+  void createRecordsAnApplyEntry() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    assertThat(pod.get("spec")).isEqualTo(Yaml.obj(POD).get("spec"));
+    JsonNode e = entry(pod, "kubectl");
+    assertThat(Json.write(e))
+        .isEqualTo(
+            "{\"manager\":\"kubectl\",\"operation\":\"Apply\",\"apiVersion\":\"v1\","
+                + "\"time\":\"2026-11-21T10:00:00Z\",\"fieldsType\":\"FieldsV1\",\"fieldsV1\":"
+                + "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},\"f:spec\":{\"f:containers\":"
+                + "{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},\"f:image\":{},\"f:name\":{}}}}}}");
+  }
+
+  @Test
+  void reapplyBySameManagerChangesWithoutConflict() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    ObjectNode out = apply(pod, POD.replace("image: nginx", "image: nginx:2"), "kubectl", false);
+    assertThat(Select.at(out, "spec.containers[0].image").stringValue()).isEqualTo("nginx:2");
+    assertThat(out.get("metadata").get("managedFields")).hasSize(1);
+  }
+
+  @Test
+  void conflictWithAnotherApplier() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    String other =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, namespace: default}
+        spec:
+          containers: [{name: nginx, image: nginx:3}]
+        """;
+    assertThatThrownBy(() -> apply(pod, other, "ctrl", false))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(409);
+              assertThat(e.reason()).isEqualTo("Conflict");
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "Apply failed with 1 conflict: conflict with \"kubectl\":"
+                          + " .spec.containers[name=\"nginx\"].image");
+              assertThat(e.causes())
+                  .containsExactly(
+                      new PatchException.Cause(
+                          "FieldManagerConflict",
+                          "conflict with \"kubectl\"",
+                          ".spec.containers[name=\"nginx\"].image"));
+            });
+    ObjectNode forced = apply(pod, other, "ctrl", true);
+    assertThat(Select.at(forced, "spec.containers[0].image").stringValue()).isEqualTo("nginx:3");
+    assertThat(fields(forced, "kubectl"))
+        .isEqualTo(
+            "{\"f:metadata\":{\"f:labels\":{\"f:app\":{}}},\"f:spec\":{\"f:containers\":"
+                + "{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},\"f:name\":{}}}}}");
+    assertThat(fields(forced, "ctrl"))
+        .isEqualTo(
+            "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"nginx\\\"}\":"
+                + "{\".\":{},\"f:image\":{},\"f:name\":{}}}}}");
+  }
+
+  @Test
+  void sameValueIsSharedNotConflicting() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    ObjectNode out = apply(pod, POD, "ctrl", false);
+    assertThat(fields(out, "ctrl")).isEqualTo(fields(out, "kubectl"));
+  }
+
+  @Test
+  void conflictWithClientSideApplyUpdater() throws Exception {
+    ObjectNode created =
+        Patcher.trackUpdate("v1", "Pod", null, Yaml.obj(POD), "kubectl-client-side-apply", T1);
+    String cfg =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p}
+        spec:
+          containers: [{name: nginx, image: other}]
+        """;
+    assertThatThrownBy(() -> apply(created, cfg, "mgr", false))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .isEqualTo(
+                        "Apply failed with 1 conflict: conflict with \"kubectl-client-side-apply\""
+                            + " using v1: .spec.containers[name=\"nginx\"].image"));
+  }
+
+  @Test
+  void multipleConflictsAreGroupedByManager() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    String cfg =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, labels: {app: db}}
+        spec:
+          containers: [{name: nginx, image: x}]
+        """;
+    assertThatThrownBy(() -> apply(pod, cfg, "ctrl", false))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            e -> {
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "Apply failed with 2 conflicts: conflicts with \"kubectl\":\n"
+                          + "- .metadata.labels.app\n"
+                          + "- .spec.containers[name=\"nginx\"].image");
+              assertThat(e.causes()).hasSize(2);
+            });
+  }
+
+  @Test
+  void fieldsNoLongerAppliedAreRemoved() throws Exception {
+    String two =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, labels: {app: web, tier: fe}}
+        spec:
+          containers: [{name: nginx, image: nginx}, {name: side, image: busybox}]
+        """;
+    ObjectNode pod = apply(null, two, "kubectl", false);
+    ObjectNode out = apply(pod, POD, "kubectl", false);
+    assertThat(out.get("metadata").get("labels")).isEqualTo(Yaml.obj("{app: web}"));
+    assertThat(Select.at(out, "spec.containers[*].name")).isEqualTo(Select.yaml("[nginx]"));
+  }
+
+  @Test
+  void fieldsOwnedByAnotherManagerSurviveRemoval() throws Exception {
+    String two =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, labels: {app: web, tier: fe}}
+        spec:
+          containers: [{name: nginx, image: nginx}]
+        """;
+    ObjectNode pod = apply(null, two, "kubectl", false);
+    ObjectNode shared = apply(pod, two, "ctrl", false);
+    ObjectNode out = apply(shared, POD, "kubectl", false);
+    assertThat(out.get("metadata").get("labels")).isEqualTo(Yaml.obj("{app: web, tier: fe}"));
+  }
+
+  @Test
+  void fieldsSetByOthersAreNotRemoved() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    ObjectNode labelled = pod.deepCopy();
+    ((ObjectNode) labelled.get("metadata").get("labels")).put("extra", "1");
+    labelled = Patcher.trackUpdate("v1", "Pod", pod, labelled, "kubectl-label", T2);
+    assertThat(fields(labelled, "kubectl-label"))
+        .isEqualTo("{\"f:metadata\":{\"f:labels\":{\"f:extra\":{}}}}");
+    ObjectNode out = apply(labelled, POD, "kubectl", false);
+    assertThat(out.get("metadata").get("labels")).isEqualTo(Yaml.obj("{app: web, extra: \"1\"}"));
+  }
+
+  @Test
+  void listMapWithSeveralKeysAndSets() throws Exception {
+    String cfg =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p, finalizers: [a.example.com/f]}
+        spec:
+          containers:
+          - name: c
+            ports: [{containerPort: 80, protocol: TCP}]
+        """;
+    ObjectNode pod = apply(null, cfg, "m", false);
+    assertThat(fields(pod, "m"))
+        .isEqualTo(
+            "{\"f:metadata\":{\"f:finalizers\":{\"v:\\\"a.example.com/f\\\"\":{}}},"
+                + "\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"c\\\"}\":{\".\":{},"
+                + "\"f:name\":{},\"f:ports\":{\"k:{\\\"containerPort\\\":80,\\\"protocol\\\":"
+                + "\\\"TCP\\\"}\":{\".\":{},\"f:containerPort\":{},\"f:protocol\":{}}}}}}}");
+  }
+
+  @Test
+  void statusIsNotOwnedThroughTheMainResource() throws Exception {
+    String cfg = POD + "status: {phase: Running}\n";
+    ObjectNode pod = apply(null, cfg, "m", false);
+    assertThat(fields(pod, "m")).doesNotContain("status");
+  }
+
+  @Test
+  void statusSubresourceApplyRecordsTheSubresource() throws Exception {
+    String claim =
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata: {name: c, namespace: default}
+        status:
+          reservedFor: [{resource: pods, name: p, uid: u1}]
+        """;
+    ObjectNode out =
+        Patcher.apply(
+            "resource.k8s.io/v1",
+            "ResourceClaim",
+            Yaml.obj("{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: c}}"),
+            Yaml.bytes(claim),
+            "scheduler",
+            false,
+            T1,
+            "status");
+    JsonNode e = entry(out, "scheduler");
+    assertThat(e.get("subresource").stringValue()).isEqualTo("status");
+    assertThat(Json.write(e.get("fieldsV1")))
+        .isEqualTo(
+            "{\"f:status\":{\"f:reservedFor\":{\"k:{\\\"uid\\\":\\\"u1\\\"}\":{\".\":{},"
+                + "\"f:name\":{},\"f:resource\":{},\"f:uid\":{}}}}}");
+  }
+
+  @Test
+  void kubectlTakesOverFromClientSideApplyAndUpdatesTheAnnotation() throws Exception {
+    String lastApplied =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"labels\":{\"app\":\"web\"},"
+            + "\"name\":\"p\",\"namespace\":\"default\"},\"spec\":{\"containers\":"
+            + "[{\"image\":\"nginx\",\"name\":\"nginx\"}]}}\n";
+    ObjectNode csa = Yaml.obj(POD);
+    ((ObjectNode) csa.get("metadata"))
+        .putObject("annotations")
+        .put(FieldManager.LAST_APPLIED, lastApplied);
+    ObjectNode created =
+        Patcher.trackUpdate("v1", "Pod", null, csa, "kubectl-client-side-apply", T1);
+    String cfg = POD.replace("image: nginx", "image: nginx:2");
+    ObjectNode out = apply(created, cfg, "kubectl", false);
+    assertThat(Select.at(out, "spec.containers[0].image").stringValue()).isEqualTo("nginx:2");
+    assertThat(out.get("metadata").get("annotations").get(FieldManager.LAST_APPLIED).stringValue())
+        .isEqualTo(lastApplied.replace("\"image\":\"nginx\"", "\"image\":\"nginx:2\""));
+  }
+
+  static Stream<Arguments> badApplies() {
+    return Stream.of(
+        Arguments.of(
+            Named.of("wrong version", "{apiVersion: v2, kind: Pod, metadata: {name: p}}"),
+            "invalid object type: /v2, Kind=Pod"),
+        Arguments.of(
+            Named.of("missing kind", "{apiVersion: apps/v1, metadata: {name: p}}"),
+            "invalid object type: apps/v1, Kind="),
+        Arguments.of(
+            Named.of(
+                "managedFields set",
+                "{apiVersion: v1, kind: Pod, metadata: {name: p, managedFields: [{manager: x}]}}"),
+            "metadata.managedFields must be nil"),
+        Arguments.of(
+            Named.of("a list", "[1, 2]"),
+            "error decoding patch: json: cannot unmarshal array into Go value of type"
+                + " map[string]interface {}"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badApplies")
+  void rejectsBadConfigurations(String body, String message) {
+    assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes(body), "m", false, T1))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(400);
+              assertThat(e.reason()).isEqualTo("BadRequest");
+              assertThat(e.getMessage()).isEqualTo(message);
+            });
+  }
+
+  @Test
+  void malformedYamlIsBadRequest() {
+    assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes("a: [b"), "m", false, T1))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(400);
+              assertThat(e.getMessage()).startsWith("error decoding patch: ");
+            });
+  }
+
+  @Test
+  void noopApplyKeepsTheObjectAndTime() throws Exception {
+    ObjectNode pod = apply(null, POD, "kubectl", false);
+    JsonNode cfg = Yaml.obj(POD);
+    ObjectNode again = Patcher.apply("v1", "Pod", pod, Yaml.bytes(POD), "kubectl", false, T2);
+    assertThat(again).isEqualTo(pod);
+    assertThat(cfg).isNotNull();
+  }
+
+  @Test
+  void updateTrackingOnCreateAndChange() throws Exception {
+    ObjectNode created =
+        Patcher.trackUpdate("v1", "Pod", null, Yaml.obj(POD), "kubectl-create", T1);
+    assertThat(fields(created, "kubectl-create"))
+        .isEqualTo(
+            "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:app\":{}}},\"f:spec\":{\"f:containers\":"
+                + "{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\".\":{},\"f:image\":{},\"f:name\":{},"
+                // resources is a value struct: Go objects always carry it, so upstream records it
+                + "\"f:resources\":{}}}}}");
+    assertThat(entry(created, "kubectl-create").get("operation").stringValue()).isEqualTo("Update");
+    ObjectNode changed = created.deepCopy();
+    ((ObjectNode) Select.at(changed, "spec.containers[0]")).put("image", "x");
+    ObjectNode out = Patcher.trackUpdate("v1", "Pod", created, changed, "editor", T2);
+    assertThat(fields(out, "editor"))
+        .isEqualTo(
+            "{\"f:spec\":{\"f:containers\":{\"k:{\\\"name\\\":\\\"nginx\\\"}\":{\"f:image\":{}}}}}");
+    assertThat(fields(out, "kubectl-create")).doesNotContain("f:image");
+    assertThat(entry(out, "editor").get("time").stringValue()).isEqualTo("2026-11-21T11:00:00Z");
+    List<String> managers =
+        Select.at(out, "metadata.managedFields[*].manager")
+            .valueStream()
+            .map(JsonNode::stringValue)
+            .toList();
+    assertThat(managers).containsExactly("kubectl-create", "editor");
+  }
+
+  @Test
+  void updateWithoutChangesKeepsManagers() {
+    ObjectNode created = Patcher.trackUpdate("v1", "Pod", null, Yaml.obj(POD), "a", T1);
+    ObjectNode same = Patcher.trackUpdate("v1", "Pod", created, created, "b", T2);
+    assertThat(same).isEqualTo(created);
+  }
+
+  @Test
+  void managedFieldsResetByTheRequest() {
+    ObjectNode created = Patcher.trackUpdate("v1", "Pod", null, Yaml.obj(POD), "a", T1);
+    ObjectNode reset = created.deepCopy();
+    ((ObjectNode) reset.get("metadata")).putArray("managedFields");
+    ObjectNode out = Patcher.trackUpdate("v1", "Pod", created, reset, "b", T2);
+    assertThat(out.get("metadata").has("managedFields")).isFalse();
+  }
+}
