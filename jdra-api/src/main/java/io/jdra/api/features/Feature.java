@@ -17,7 +17,12 @@ import java.util.stream.Collectors;
  * comes from the Kubernetes feature-gate reference (beta, on by default since 1.36). Gates that
  * only appear in 1.37 ({@code DRADerivedAttributes}, {@code DRADeviceCompatibilityGroups}, {@code
  * DRAFractionalCapacityRange}, {@code DRAOptionalNodeOperations}) and gates removed before 1.36
- * ({@code DRAControlPlaneController}, removed after 1.31) are deliberately absent.
+ * ({@code DRAControlPlaneController}, removed after 1.31) are deliberately absent. Where the
+ * Kubernetes website's feature-gate pages disagree with that code (one page lists {@code
+ * DRAResourceClaimDeviceStatus} as stable from 1.36, while the code has it beta until it goes GA in
+ * 1.37), the code wins. Gates of other API groups that mention DRA (e.g. {@code
+ * DRAWorkloadResourceClaims} fields live in scheduling.k8s.io Workloads) are listed for {@code
+ * --feature-gates} but guard no resource.k8s.io field.
  *
  * <p>Immutable and thread-safe.
  */
