@@ -199,12 +199,72 @@ final class StrategicMergePatch {
       partition(merged, (ArrayNode) order, mergeKey, patchItems, serverOnly);
       String kind = elementType((ArrayNode) origList, (ArrayNode) patchList);
       List<JsonNode> orig = origList == null ? List.of() : list(origList);
+      if (origList != null && patchList != null && kind.startsWith("map")) {
+        orig = goAliasedView(orig, list(patchList), mergeKey);
+      }
       original.set(
           origKey,
           toArray(
               normalizeElementOrder(patchItems, serverOnly, list(order), orig, mergeKey, kind)));
       patch.remove(origKey);
     }
+  }
+
+  /**
+   * What upstream's original list reads after merging: Go deletes list elements and appends new
+   * ones in place in the original's backing array (capacity as append growth leaves it), and the
+   * $setElementOrder step orders server-only elements by that mutated list.
+   */
+  private static List<JsonNode> goAliasedView(
+      List<JsonNode> original, List<JsonNode> patch, String mergeKey) {
+    int n = original.size();
+    int cap = n == 0 ? 0 : Integer.highestOneBit(n - 1) << 1;
+    cap = Math.max(cap, n);
+    JsonNode[] backing = original.toArray(new JsonNode[cap]);
+    int len = n;
+    boolean replace = false;
+    for (JsonNode v : patch) {
+      JsonNode d = v.get(DIRECTIVE);
+      if (d == null || !d.isString()) {
+        continue;
+      }
+      if ("replace".equals(d.stringValue())) {
+        replace = true;
+      } else if ("delete".equals(d.stringValue()) && v.has(mergeKey)) {
+        int i;
+        while ((i = indexIn(backing, len, mergeKey, v.get(mergeKey))) >= 0) {
+          System.arraycopy(backing, i + 1, backing, i, len - i - 1);
+          len--;
+        }
+      }
+    }
+    if (!replace) {
+      for (JsonNode v : patch) {
+        if (v.has(DIRECTIVE) || !v.has(mergeKey)) {
+          continue;
+        }
+        if (indexIn(backing, len, mergeKey, v.get(mergeKey)) < 0) {
+          if (len == cap) {
+            break; // Go reallocates: later writes no longer reach the original array
+          }
+          backing[len++] = v;
+        }
+      }
+    }
+    List<JsonNode> view = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      view.add(backing[i]);
+    }
+    return view;
+  }
+
+  private static int indexIn(JsonNode[] a, int len, String key, JsonNode value) {
+    for (int i = 0; i < len; i++) {
+      if (a[i] != null && a[i].isObject() && Json.same(a[i].get(key), value)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static void validateWithSetOrder(ArrayNode patchList, ArrayNode order, String mergeKey)
