@@ -131,6 +131,7 @@ final class FieldManager {
       ((ObjectNode) result.get("metadata").get("annotations"))
           .put(LAST_APPLIED, buildLastApplied(config));
     }
+    capUpdateManagers(r.managers);
     ManagedFields.encodeInto(result, r.managers);
     return result;
   }
@@ -333,8 +334,54 @@ final class FieldManager {
       }
       managers.values().removeIf(e -> e.set.isEmpty());
     }
+    capUpdateManagers(managers);
     ManagedFields.encodeInto(result, managers);
     return result;
+  }
+
+  /** Upstream's DefaultMaxUpdateManagers and the bucket older updates are merged into. */
+  static final int MAX_UPDATE_MANAGERS = 10;
+
+  static final String ANCIENT_CHANGES = "ancient-changes";
+
+  /**
+   * Keeps at most {@link #MAX_UPDATE_MANAGERS} Update entries: the oldest are merged, per
+   * apiVersion, into an "ancient-changes" entry (upstream's capManagersManager).
+   */
+  static void capUpdateManagers(Map<Id, Entry> managers) {
+    List<Entry> updaters = new ArrayList<>();
+    for (Entry e : managers.values()) {
+      if (ManagedFields.UPDATE.equals(e.id.operation())) {
+        updaters.add(e);
+      }
+    }
+    if (updaters.size() <= MAX_UPDATE_MANAGERS) {
+      return;
+    }
+    updaters.sort(
+        Comparator.comparing((Entry e) -> e.time == null ? "" : e.time)
+            .thenComparing(e -> e.id.key()));
+    Map<String, Entry> firstByVersion = new LinkedHashMap<>();
+    int length = updaters.size();
+    for (int i = 0; i < updaters.size() && length > MAX_UPDATE_MANAGERS; i++) {
+      Entry e = updaters.get(i);
+      Entry first = firstByVersion.get(e.apiVersion);
+      if (first == null) {
+        firstByVersion.put(e.apiVersion, e);
+        continue;
+      }
+      Id bucket = Id.update(ANCIENT_CHANGES, e.apiVersion, "");
+      Entry b = managers.get(bucket);
+      if (b == null) {
+        managers.remove(first.id);
+        b = new Entry(bucket, first.apiVersion, first.time, first.set);
+        managers.put(bucket, b);
+      }
+      b.set = e.set.union(b.set);
+      b.time = e.time;
+      managers.remove(e.id);
+      length--;
+    }
   }
 
   /**

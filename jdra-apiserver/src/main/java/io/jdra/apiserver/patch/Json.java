@@ -87,6 +87,39 @@ final class Json {
     return a.equals(b);
   }
 
+  /**
+   * Equality as values decoded into Go's interface{} with float64 numbers compare (what
+   * evanphx/json-patch's test operation does): 1 equals 1.0.
+   */
+  static boolean sameNumbersLoose(JsonNode a, JsonNode b) {
+    if (a.isNumber() && b.isNumber()) {
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    if (a.isObject() && b.isObject()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (Map.Entry<String, JsonNode> e : a.properties()) {
+        if (!b.has(e.getKey()) || !sameNumbersLoose(e.getValue(), b.get(e.getKey()))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a.isArray() && b.isArray()) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (!sameNumbersLoose(a.get(i), b.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return same(a, b);
+  }
+
   /** Formats a value as Go's {@code fmt} {@code %v} prints a decoded JSON value. */
   static String goValue(JsonNode n) {
     StringBuilder sb = new StringBuilder();

@@ -262,7 +262,7 @@ final class JsonPatch {
       }
       throw new OpException("testing value " + path + " failed: test failed");
     }
-    if (expectNull ? !actual.isNull() : !Json.same(actual, expected)) {
+    if (expectNull ? !actual.isNull() : !Json.sameNumbersLoose(actual, expected)) {
       throw new OpException("testing value " + path + " failed: test failed");
     }
   }

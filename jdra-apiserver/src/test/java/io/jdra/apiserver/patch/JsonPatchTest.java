@@ -104,6 +104,11 @@ class JsonPatchTest {
             "[{\"op\":\"test\",\"path\":\"/spec/none\",\"value\":null}]",
             "spec.n",
             "1"),
+        c(
+            "test compares numbers by value",
+            "[{\"op\":\"test\",\"path\":\"/spec/n\",\"value\":1.0}]",
+            "spec.n",
+            "1"),
         c("empty patch", "[]", "spec.n", "1"),
         c("null patch is a no-op", "null", "spec.n", "1"));
   }

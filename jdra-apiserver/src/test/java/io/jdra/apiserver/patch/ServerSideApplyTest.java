@@ -374,6 +374,32 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void updateManagersAreCappedIntoAncientChanges() {
+    ObjectNode obj =
+        Patcher.trackUpdate(
+            "v1",
+            "ConfigMap",
+            null,
+            Yaml.obj("{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}"),
+            "m0",
+            T1);
+    for (int i = 1; i <= 11; i++) {
+      ObjectNode next = obj.deepCopy();
+      next.withObjectProperty("data").put("k" + i, "v");
+      obj = Patcher.trackUpdate("v1", "ConfigMap", obj, next, "m" + i, T1.plusSeconds(i));
+    }
+    List<String> managers =
+        Select.at(obj, "metadata.managedFields[*].manager")
+            .valueStream()
+            .map(JsonNode::stringValue)
+            .toList();
+    assertThat(managers)
+        .containsExactly("ancient-changes", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11");
+    assertThat(fields(obj, "ancient-changes"))
+        .isEqualTo("{\"f:data\":{\".\":{},\"f:k1\":{},\"f:k2\":{}}}");
+  }
+
+  @Test
   void managedFieldsResetByTheRequest() {
     ObjectNode created = Patcher.trackUpdate("v1", "Pod", null, Yaml.obj(POD), "a", T1);
     ObjectNode reset = created.deepCopy();
