@@ -17,6 +17,7 @@ final class CanonicalFormatter {
   private static final BigInteger ONE_KI = BigInteger.valueOf(1024);
   private static final BigDecimal MINUS_1024 = BigDecimal.valueOf(-1024);
   private static final BigDecimal PLUS_1024 = BigDecimal.valueOf(1024);
+  private static final int MAX_BINARY_DIGITS = 40;
 
   private CanonicalFormatter() {}
 
@@ -50,6 +51,9 @@ final class CanonicalFormatter {
     BigDecimal d = q.toBigDecimal();
     if (d.compareTo(MINUS_1024) > 0 && d.compareTo(PLUS_1024) < 0) {
       return null;
+    }
+    if (d.precision() - (long) d.scale() > MAX_BINARY_DIGITS) {
+      return null; // far beyond Ei; printing it in decimal avoids building a huge integer
     }
     BigDecimal rounded = d.setScale(0, RoundingMode.UP);
     return rounded.compareTo(d) == 0 ? rounded.unscaledValue() : null;

@@ -145,6 +145,9 @@ public final class Quantity implements Comparable<Quantity> {
   /**
    * The sum; when this is zero the result takes {@code o}'s format, otherwise this one's (as
    * upstream {@code Add}).
+   *
+   * @throws ArithmeticException when the exact sum would need more than a million digits (e.g.
+   *     {@code 1e2000000000 + 1n}), where upstream would exhaust memory
    */
   public Quantity add(Quantity o) {
     Format f = isZero() ? o.format : format;
@@ -154,10 +157,14 @@ public final class Quantity implements Comparable<Quantity> {
         return fast;
       }
     }
-    return ofBig(toBigDecimal().add(o.toBigDecimal()), f);
+    return ofBig(BigMath.add(toBigDecimal(), o.toBigDecimal()), f);
   }
 
-  /** The difference; format rule as {@link #add}. */
+  /**
+   * The difference; format rule as {@link #add}.
+   *
+   * @throws ArithmeticException as {@link #add}
+   */
   public Quantity subtract(Quantity o) {
     Format f = isZero() ? o.format : format;
     if (dec == null && o.dec == null && o.value != Long.MIN_VALUE) {
@@ -169,7 +176,7 @@ public final class Quantity implements Comparable<Quantity> {
     if (isZero()) {
       return o.negate().withFormat(f);
     }
-    return ofBig(toBigDecimal().subtract(o.toBigDecimal()), f);
+    return ofBig(BigMath.add(toBigDecimal(), o.toBigDecimal().negate()), f);
   }
 
   /** The negated value in the same format. */
@@ -178,6 +185,39 @@ public final class Quantity implements Comparable<Quantity> {
       return new Quantity(-value, scale, null, format, null);
     }
     return ofBig(toBigDecimal().negate(), format);
+  }
+
+  /**
+   * This quantity times {@code factor}, same format, as upstream {@code Mul}: the result stays in
+   * the compact int64 form only where upstream's does (so {@link #asLong} agrees).
+   */
+  public Quantity multiply(long factor) {
+    if (dec == null) {
+      if (value == 0) {
+        return new Quantity(0, scale, null, format, null);
+      }
+      if (factor == 0) {
+        return new Quantity(0, 0, null, format, null);
+      }
+      Quantity fast = multiplyFast(factor);
+      if (fast != null) {
+        return fast;
+      }
+    }
+    return ofBig(toBigDecimal().multiply(BigDecimal.valueOf(factor)), format);
+  }
+
+  private Quantity multiplyFast(long factor) {
+    long hi = Math.multiplyHigh(value, factor);
+    long product = value * factor;
+    if ((hi != 0 || product < 0) && (hi != -1 || product >= 0)) {
+      return null;
+    }
+    boolean keep =
+        scale >= 0
+            ? ScaledMath.canScaleUp(product, scale)
+            : ScaledMath.divisibleByPow10(product, -(long) scale);
+    return keep ? new Quantity(product, scale, null, format, null) : null;
   }
 
   private Quantity withFormat(Format f) {

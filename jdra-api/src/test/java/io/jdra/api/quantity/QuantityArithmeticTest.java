@@ -1,6 +1,7 @@
 package io.jdra.api.quantity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jdra.api.quantity.Quantity.Format;
 import java.math.BigDecimal;
@@ -281,5 +282,63 @@ class QuantityArithmeticTest {
         .hasToString("1Gi");
     assertThat(Quantity.parse("1.5Gi").toFabric8().getAmount()).isEqualTo("1536");
     assertThat(Quantity.parse("1.5Gi").toFabric8().getFormat()).isEqualTo("Mi");
+  }
+
+  static Stream<Arguments> products() {
+    long max = Long.MAX_VALUE;
+    long min = Long.MIN_VALUE;
+    return Stream.of(
+        // quantity, factor, exact product, stays int64 (asLong present)
+        Arguments.of(Quantity.ofLong(10, DSI), 10L, "100", true),
+        Arguments.of(Quantity.ofLong(10, DSI), 1L, "10", true),
+        Arguments.of(Quantity.ofLong(10, BSI), 1L, "10", true),
+        Arguments.of(Quantity.ofLong(0, DSI), 50L, "0", true),
+        Arguments.of(Quantity.ofLong(50, DSI), 0L, "0", true),
+        Arguments.of(Quantity.ofLong(10, DSI), -10L, "-100", true),
+        Arguments.of(Quantity.ofLong(-50, DSI), -50L, "2500", true),
+        Arguments.of(Quantity.ofLong(max, DSI), 1L, Long.toString(max), true),
+        Arguments.of(Quantity.ofLong(max, DSI), -1L, Long.toString(-max), true),
+        Arguments.of(Quantity.ofLong(max / 2, DSI), 2L, Long.toString((max / 2) * 2), true),
+        Arguments.of(Quantity.ofLong(max, DSI), 2L, "18446744073709551614", false),
+        Arguments.of(Quantity.ofLong(max, DSI), 10L, "92233720368547758070", false),
+        Arguments.of(Quantity.ofLong(min, DSI), 1L, Long.toString(min), true),
+        Arguments.of(Quantity.ofLong(min, DSI), -1L, "9223372036854775808", false),
+        Arguments.of(Quantity.ofLong(min / 2, DSI), 2L, Long.toString(min), true),
+        Arguments.of(Quantity.ofLong(min, DSI), -10L, "92233720368547758080", false),
+        // upstream keeps a negative scale only when the product stays exact at scale 0
+        Arguments.of(Quantity.parse("1500m"), 2L, "3", false),
+        Arguments.of(Quantity.parse("1500m"), 1L, "1.5", false),
+        Arguments.of(Quantity.parse("1k"), 3L, "3000", true),
+        Arguments.of(Quantity.parse("1E"), 10L, "1E+19", false),
+        Arguments.of(Quantity.parse("1Pi"), 2L, "2251799813685248", false));
+  }
+
+  @ParameterizedTest(name = "{0} * {1}")
+  @MethodSource("products")
+  void multipliesAsUpstreamMul(Quantity q, long factor, String product, boolean int64) {
+    Quantity r = q.multiply(factor);
+    assertThat(r.toBigDecimal()).isEqualByComparingTo(product);
+    assertThat(r.format()).isEqualTo(q.format());
+    if (r.toBigDecimal().scale() <= 0 && !int64) {
+      assertThat(r.asLong()).isEmpty();
+    }
+  }
+
+  @Test
+  void refusesAbsurdAlignmentInsteadOfExhaustingMemory() {
+    Quantity huge = Quantity.parse("1e2000000000");
+    assertThat(huge).hasToString("100e1999999998");
+    assertThatThrownBy(() -> huge.add(Quantity.parse("1n")))
+        .isInstanceOf(ArithmeticException.class)
+        .hasMessage("quantity arithmetic would need more than 1000000 digits");
+    assertThat(huge.add(Quantity.parse("0"))).isEqualTo(huge);
+    assertThat(Quantity.parse("0").add(huge)).isEqualTo(huge);
+    assertThat(huge.subtract(huge).isZero()).isTrue();
+    assertThatThrownBy(() -> Quantity.parse("1Ki").add(huge))
+        .isInstanceOf(ArithmeticException.class);
+    // far beyond Ei: printed in decimal rather than as a giant binary multiple
+    Quantity hugeBinary = Quantity.parse("1Ki").add(Quantity.parse("1e100"));
+    assertThat(hugeBinary.format()).isEqualTo(BSI);
+    assertThat(hugeBinary.toString()).hasSize(101).startsWith("1000").endsWith("01024");
   }
 }

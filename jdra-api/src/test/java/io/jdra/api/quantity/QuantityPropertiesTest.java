@@ -121,4 +121,11 @@ class QuantityPropertiesTest {
     assertThat(s).doesNotContain(".").doesNotStartWith("+");
     assertThat(s.equals("0") || !s.replaceFirst("^-", "").startsWith("0")).isTrue();
   }
+
+  @Property
+  void multiplyMatchesBigDecimal(@ForAll("quantities") Quantity q, @ForAll long factor) {
+    assertThat(q.multiply(factor).toBigDecimal())
+        .isEqualByComparingTo(q.toBigDecimal().multiply(BigDecimal.valueOf(factor)));
+    assertThat(q.multiply(factor).format()).isEqualTo(q.format());
+  }
 }
