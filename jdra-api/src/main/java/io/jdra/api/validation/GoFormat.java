@@ -71,7 +71,7 @@ final class GoFormat {
   }
 
   /** Go's {@code unicode.IsPrint}: graphic characters plus the ASCII space. */
-  private static boolean isPrint(int cp) {
+  static boolean isPrint(int cp) {
     if (cp == ' ') {
       return true;
     }

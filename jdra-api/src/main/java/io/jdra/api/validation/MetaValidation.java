@@ -392,9 +392,30 @@ public final class MetaValidation {
       if (NameValidation.len(manager) > 128) {
         errs.add(FieldError.tooLong(p.child("manager"), 128));
       }
+      errs.addAll(nonPrintable(manager, p.child("manager")));
       if (NameValidation.len(nz(e.getSubresource())) > 256) {
         errs.add(FieldError.tooLong(p.child("subresource"), 256));
       }
+    }
+    return errs;
+  }
+
+  /** One error per non-printable character, at its UTF-8 byte position (Go's {@code %#U}). */
+  private static List<FieldError> nonPrintable(String s, FieldPath path) {
+    List<FieldError> errs = new ArrayList<>();
+    int bytePos = 0;
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      if (!GoFormat.isPrint(cp)) {
+        errs.add(
+            FieldError.invalid(
+                path, s, String.format("invalid character U+%04X (at position %d)", cp, bytePos)));
+      }
+      bytePos +=
+          new String(Character.toChars(cp))
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8)
+              .length;
+      i += Character.charCount(cp);
     }
     return errs;
   }
