@@ -111,6 +111,19 @@ final class FieldManager {
     Context ctx =
         new Context(
             apiVersion, kind, Typed.root(Schema.forKind(apiVersion, kind)), sub(subresource));
+    List<String> invalid = Typed.validate(config, ctx.root);
+    if (!invalid.isEmpty()) {
+      // upstream answers 500 with this message; a bad configuration is the client's error
+      throw PatchException.badRequest(
+          "failed to create typed patch object ("
+              + text(meta == null ? null : meta.get("namespace"))
+              + "/"
+              + text(meta == null ? null : meta.get("name"))
+              + "; "
+              + gvk(gotVersion, gotKind)
+              + "): "
+              + validationMessage(invalid));
+    }
     ObjectNode live = current == null ? Json.object() : withoutManagedFields(current);
     Map<Id, Entry> managers = current == null ? new LinkedHashMap<>() : decodeOrEmpty(current);
     Id id = Id.apply(manager, ctx.subresource);
@@ -134,6 +147,16 @@ final class FieldManager {
     capUpdateManagers(r.managers);
     ManagedFields.encodeInto(result, r.managers);
     return result;
+  }
+
+  private static String validationMessage(List<String> errors) {
+    if (errors.size() == 1) {
+      return errors.get(0);
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add("errors:");
+    errors.forEach(e -> lines.add("  " + e));
+    return String.join("\n", lines);
   }
 
   private record Conflict(Id manager, FieldPath path) {}

@@ -125,6 +125,50 @@ final class Typed {
     return out;
   }
 
+  // ---- validation
+
+  /**
+   * What structured-merge-diff refuses in an applied configuration: fields a struct does not
+   * declare and list-map items with the same key. Messages as upstream's ValidationErrors.
+   */
+  static List<String> validate(JsonNode v, Field f) {
+    List<String> errors = new ArrayList<>();
+    check(v, f, FieldPath.ROOT, errors);
+    return errors;
+  }
+
+  private static void check(JsonNode v, Field f, FieldPath path, List<String> errors) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    if (v.isObject() && f.kind() != Kind.LIST) {
+      Type t = objectType(f);
+      List<String> keys = new ArrayList<>(v.propertyNames());
+      java.util.Collections.sort(keys);
+      for (String k : keys) {
+        FieldPath cp = path.child(new FieldPath.Field(k));
+        if (t.isStruct() && !t.declares(k)) {
+          errors.add(cp + ": field not declared in schema");
+          return;
+        }
+        check(v.get(k), t.field(k), cp, errors);
+      }
+    } else if (v.isArray() && f.kind() == Kind.LIST) {
+      Shape s = shape(f, v);
+      Set<FieldPath.Element> seen = new HashSet<>();
+      int i = 0;
+      for (JsonNode item : v) {
+        FieldPath.Element pe =
+            s == Shape.LIST_MAP ? itemElement(f, s, item) : new FieldPath.Index(i);
+        if (s == Shape.LIST_MAP && !seen.add(pe)) {
+          errors.add(path + ": duplicate entries for key " + pe.display());
+        }
+        check(item, f.elementField(), path.child(pe), errors);
+        i++;
+      }
+    }
+  }
+
   // ---- merge
 
   /** The applied configuration rhs merged into lhs (either may be null = absent). */

@@ -301,6 +301,27 @@ class ServerSideApplyTest {
                 "{apiVersion: v1, kind: Pod, metadata: {name: p, managedFields: [{manager: x}]}}"),
             "metadata.managedFields must be nil"),
         Arguments.of(
+            Named.of(
+                "unknown field",
+                "{apiVersion: v1, kind: Pod, metadata: {name: p, namespace: ns}, spec: {foo: 1}}"),
+            "failed to create typed patch object (ns/p; /v1, Kind=Pod): .spec.foo: field not"
+                + " declared in schema"),
+        Arguments.of(
+            Named.of(
+                "several errors",
+                "{apiVersion: v1, kind: Pod, metadata: {name: p, zzz: 1}, spec: {containers:"
+                    + " [{name: a}, {name: a}]}}"),
+            "failed to create typed patch object (/p; /v1, Kind=Pod): errors:\n"
+                + "  .metadata.zzz: field not declared in schema\n"
+                + "  .spec.containers: duplicate entries for key [name=\"a\"]"),
+        Arguments.of(
+            Named.of(
+                "duplicate list-map keys only",
+                "{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: a},"
+                    + " {name: a}]}}"),
+            "failed to create typed patch object (/p; /v1, Kind=Pod): .spec.containers:"
+                + " duplicate entries for key [name=\"a\"]"),
+        Arguments.of(
             Named.of("a list", "[1, 2]"),
             "error decoding patch: json: cannot unmarshal array into Go value of type"
                 + " map[string]interface {}"));
