@@ -95,7 +95,7 @@ public final class DeviceSelectorCompiler {
               List.of()),
           Long.MAX_VALUE);
     }
-    long maxCost = CostEstimator.estimate(ast, environment.deviceType());
+    long maxCost = CostEstimator.estimate(ast);
     if (maxCost > options.costLimit() && options.rejectTooComplex()) {
       return CompilationResult.failed(
           expression,

@@ -17,14 +17,15 @@ import java.util.Map;
  */
 final class FunctionTable {
   private final Map<String, List<CelOverloadDecl>> overloads = new LinkedHashMap<>();
-  private final List<CelFunctionBinding> bindings = new ArrayList<>();
+  private final Map<String, List<CelFunctionBinding>> bindingsByFunction = new LinkedHashMap<>();
+  private final List<CelFunctionBinding> extraBindings = new ArrayList<>();
 
   FunctionTable member(
       String name, String id, CelType result, List<CelType> params, CelFunctionBinding binding) {
     overloads
         .computeIfAbsent(name, n -> new ArrayList<>())
         .add(CelOverloadDecl.newMemberOverload(id, result, params));
-    bindings.add(binding);
+    bindingsByFunction.computeIfAbsent(name, n -> new ArrayList<>()).add(binding);
     return this;
   }
 
@@ -33,13 +34,13 @@ final class FunctionTable {
     overloads
         .computeIfAbsent(name, n -> new ArrayList<>())
         .add(CelOverloadDecl.newGlobalOverload(id, result, params));
-    bindings.add(binding);
+    bindingsByFunction.computeIfAbsent(name, n -> new ArrayList<>()).add(binding);
     return this;
   }
 
   /** A runtime binding for an overload declared elsewhere (replaces a standard one). */
   FunctionTable binding(CelFunctionBinding binding) {
-    bindings.add(binding);
+    extraBindings.add(binding);
     return this;
   }
 
@@ -53,7 +54,14 @@ final class FunctionTable {
     return out;
   }
 
+  /**
+   * The runtime bindings. Each function's overloads are also bound under the function name, so that
+   * calls on dyn values (attributes) dispatch at run time as in cel-go.
+   */
   List<CelFunctionBinding> bindings() {
-    return bindings;
+    List<CelFunctionBinding> out = new ArrayList<>(extraBindings);
+    bindingsByFunction.forEach(
+        (name, list) -> out.addAll(CelFunctionBinding.fromOverloads(name, list)));
+    return out;
   }
 }

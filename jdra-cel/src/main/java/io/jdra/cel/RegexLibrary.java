@@ -51,9 +51,26 @@ final class RegexLibrary {
             args -> findAll((String) args[0], (String) args[1], (Long) args[2])));
   }
 
+  /**
+   * Compiled patterns by source; bounded, cleared when full (patterns are nearly always literals).
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Pattern> PATTERNS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final int MAX_PATTERNS = 256;
+
   static Pattern compile(String re) throws CelEvaluationException {
+    Pattern cached = PATTERNS.get(re);
+    if (cached != null) {
+      return cached;
+    }
     try {
-      return Pattern.compile(re);
+      Pattern p = Pattern.compile(re);
+      if (PATTERNS.size() >= MAX_PATTERNS) {
+        PATTERNS.clear();
+      }
+      PATTERNS.put(re, p);
+      return p;
     } catch (PatternSyntaxException e) {
       throw new CelEvaluationException("Illegal regex: " + e.getMessage());
     }

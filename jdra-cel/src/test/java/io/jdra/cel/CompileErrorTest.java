@@ -54,7 +54,20 @@ class CompileErrorTest {
             "compilation failed: ERROR: <input>:1:9: found no matching overload for 'isSemver' applied"
                 + " to '(list(int))'",
             1,
-            9));
+            9),
+        Arguments.of(
+            "equality across numeric types needs dyn (as cel-go)",
+            "1 == 1.0",
+            "compilation failed: ERROR: <input>:1:3: found no matching overload for '_==_' applied"
+                + " to '(int, double)'",
+            1,
+            3),
+        Arguments.of(
+            "mixed list literal (homogeneous aggregate literals, as Kubernetes)",
+            "[1, 'a'].size() > 0",
+            "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'",
+            1,
+            5));
   }
 
   @ParameterizedTest(name = "{0}")
