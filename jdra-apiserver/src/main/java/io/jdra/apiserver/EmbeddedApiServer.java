@@ -1,0 +1,263 @@
+package io.jdra.apiserver;
+
+import io.jdra.apiserver.admission.Admission;
+import io.jdra.apiserver.admission.MetadataAdmission;
+import io.jdra.apiserver.http.ApiHandler;
+import io.jdra.apiserver.registry.ResourceRegistry;
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.rest.ObjectService;
+import io.jdra.apiserver.rest.WriteOptions;
+import io.jdra.apiserver.storage.Persistence;
+import io.jdra.apiserver.storage.Storage;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A running embedded Kubernetes-compatible API server. Start one with {@link #start}; it serves
+ * until {@link #close}. Thread-safe.
+ */
+public final class EmbeddedApiServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedApiServer.class);
+  private static final List<String> INITIAL_NAMESPACES =
+      List.of("default", "kube-system", "kube-public", "kube-node-lease");
+
+  private final ApiServerOptions options;
+  private final Vertx vertx;
+  private final Storage storage;
+  private final ObjectService service;
+  private final List<HttpServer> servers;
+  private final Controllers controllers;
+  private final URI url;
+  private final String token;
+  private final Security.Material security;
+
+  private EmbeddedApiServer(
+      ApiServerOptions options,
+      Vertx vertx,
+      Storage storage,
+      ObjectService service,
+      List<HttpServer> servers,
+      Controllers controllers,
+      URI url,
+      String token,
+      Security.Material security) {
+    this.options = options;
+    this.vertx = vertx;
+    this.storage = storage;
+    this.service = service;
+    this.servers = servers;
+    this.controllers = controllers;
+    this.url = url;
+    this.token = token;
+    this.security = security;
+  }
+
+  /** An in-memory server over plain HTTP on a free loopback port. */
+  public static EmbeddedApiServer startInMemory() {
+    return start(ApiServerOptions.inMemory());
+  }
+
+  /**
+   * Starts a server: recovers storage, creates the initial namespaces, listens, writes the
+   * kubeconfig. Returns once it is ready.
+   *
+   * @throws UncheckedIOException when storage, certificates or the port are unusable
+   */
+  public static EmbeddedApiServer start(ApiServerOptions o) {
+    Storage storage = new Storage(persistence(o), o.watchHistory());
+    Vertx vertx = null;
+    try {
+      storage.recover();
+      ResourceRegistry registry = ResourceRegistry.builtIn();
+      registry.all().forEach(t -> storage.store(t.key()));
+      Admission admission = Admission.chain(List.of(new MetadataAdmission(), o.admission()));
+      ObjectService service = new ObjectService(registry, storage, admission, o.clock());
+      createNamespaces(service);
+      Security.Material sec = o.tls() ? Security.material(o) : null;
+      String token = o.requireToken() ? Security.token(o) : null;
+      int loops = Math.max(2, Runtime.getRuntime().availableProcessors());
+      vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+      Controllers controllers = new Controllers(service, vertx);
+      ApiHandler handler =
+          new ApiHandler(service, o.patching(), vertx, token, o.bookmarkInterval(), () -> true);
+      List<HttpServer> servers = listen(vertx, o, handler, sec, loops);
+      int port = servers.get(0).actualPort();
+      String scheme = sec == null ? "http" : "https";
+      String host = o.bindAddress().equals("0.0.0.0") ? "127.0.0.1" : o.bindAddress();
+      URI url = URI.create(scheme + "://" + host + ":" + port);
+      controllers.start();
+      EmbeddedApiServer server =
+          new EmbeddedApiServer(o, vertx, storage, service, servers, controllers, url, token, sec);
+      if (o.kubeconfig() != null) {
+        Kubeconfig.write(o.kubeconfig(), url, token, sec == null ? null : sec.caPem());
+      }
+      LOG.info("API server listening on {}", url);
+      return server;
+    } catch (IOException e) {
+      closeQuietly(vertx, storage);
+      throw new UncheckedIOException("start API server: " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      closeQuietly(vertx, storage);
+      throw e;
+    }
+  }
+
+  private static Persistence persistence(ApiServerOptions o) {
+    if (o.dataDir() == null) {
+      return Persistence.NONE;
+    }
+    return io.jdra.apiserver.storage.FileLog.open(o.dataDir().resolve("storage"));
+  }
+
+  private static void createNamespaces(ObjectService service) {
+    ResourceType ns = service.registry().find("", "v1", "namespaces").orElseThrow();
+    for (String name : INITIAL_NAMESPACES) {
+      if (service.store(ns).get("", name) != null) {
+        continue;
+      }
+      ObjectNode obj = Json.object();
+      obj.put("apiVersion", "v1");
+      obj.put("kind", "Namespace");
+      obj.putObject("metadata")
+          .put("name", name)
+          .putObject("labels")
+          .put("kubernetes.io/metadata.name", name);
+      try {
+        service.create(ns, "", obj, WriteOptions.DEFAULT).join();
+      } catch (ApiException e) {
+        if (e.code() != 409) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static List<HttpServer> listen(
+      Vertx vertx, ApiServerOptions o, ApiHandler handler, Security.Material sec, int count)
+      throws IOException {
+    int port = o.port() != 0 ? o.port() : freePort(o.bindAddress());
+    List<HttpServer> servers = java.util.Collections.synchronizedList(new ArrayList<>());
+    int listenPort = port;
+    java.util.function.Supplier<io.vertx.core.Verticle> verticle =
+        () ->
+            new io.vertx.core.AbstractVerticle() {
+              @Override
+              public void start(io.vertx.core.Promise<Void> started) {
+                HttpServerOptions ho =
+                    new HttpServerOptions()
+                        .setHost(o.bindAddress())
+                        .setPort(listenPort)
+                        .setMaxWebSocketFrameSize(16 * 1024 * 1024)
+                        .setMaxWebSocketMessageSize(64 * 1024 * 1024)
+                        .setTcpNoDelay(true);
+                if (sec != null) {
+                  sec.configure(ho);
+                }
+                HttpServer s = vertx.createHttpServer(ho).requestHandler(handler);
+                s.listen()
+                    .onSuccess(x -> {
+                      servers.add(s);
+                      started.complete();
+                    })
+                    .onFailure(started::fail);
+              }
+            };
+    try {
+      vertx
+          .deployVerticle(verticle, new io.vertx.core.DeploymentOptions().setInstances(count))
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IOException("listen on " + o.bindAddress() + ":" + port + ": " + rootMessage(e), e);
+    }
+    return List.copyOf(servers);
+  }
+
+  private static int freePort(String host) throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(host, 0));
+      return s.getLocalPort();
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    while (e.getCause() != null) {
+      e = e.getCause();
+    }
+    return String.valueOf(e.getMessage());
+  }
+
+  private static void closeQuietly(Vertx vertx, Storage storage) {
+    if (vertx != null) {
+      vertx.close();
+    }
+    try {
+      storage.close();
+    } catch (IOException e) {
+      LOG.warn("Closing storage failed", e);
+    }
+  }
+
+  /** Base URL, e.g. {@code https://127.0.0.1:6443}. */
+  public URI url() {
+    return url;
+  }
+
+  /** The bearer token clients must send, or null when none is required. */
+  public String token() {
+    return token;
+  }
+
+  /** PEM of the CA that signed the serving certificate, or null over plain HTTP. */
+  public String caCertificatePem() {
+    return security == null ? null : security.caPem();
+  }
+
+  public ApiServerOptions options() {
+    return options;
+  }
+
+  /** The newest resourceVersion (for tests and benchmarks). */
+  public long currentResourceVersion() {
+    return storage.currentVersion();
+  }
+
+  /** The REST layer, for in-process use by tests. */
+  public ObjectService service() {
+    return service;
+  }
+
+  /** Stops listening, then flushes and closes storage. */
+  @Override
+  public void close() {
+    controllers.close();
+    for (HttpServer s : servers) {
+      s.close();
+    }
+    try {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("Closing Vert.x failed", e);
+    }
+    try {
+      storage.close();
+    } catch (IOException e) {
+      LOG.warn("Closing storage failed", e);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.registry.ResourceRegistry;
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.rest.ObjectService;
+import io.jdra.apiserver.rest.Patching;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The HTTP entry point: authentication, health and discovery endpoints, body reading with the size
+ * limit, routing to resources, and turning every failure into a Status (never a 5xx for bad input).
+ * Thread-safe; runs on Vert.x event loops.
+ */
+public final class ApiHandler implements Handler<HttpServerRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
+
+  /** Upstream's limit for request bodies (3 MiB). */
+  public static final long MAX_BODY = 3 * 1024 * 1024;
+
+  private final ResourceRegistry registry;
+  private final Discovery discovery;
+  private final ResourceHandler resources;
+  private final String token;
+  private final BooleanSupplier ready;
+
+  /**
+   * @param token bearer token every request must carry, or null for none
+   * @param ready whether /readyz answers ok
+   */
+  public ApiHandler(
+      ObjectService service,
+      Patching patching,
+      Vertx vertx,
+      String token,
+      Duration bookmarkInterval,
+      BooleanSupplier ready) {
+    this.registry = service.registry();
+    this.discovery = new Discovery(registry);
+    this.resources =
+        new ResourceHandler(
+            service,
+            patching,
+            new Watches(service, vertx, bookmarkInterval, Duration.ofMinutes(30)));
+    this.token = token;
+    this.ready = ready;
+  }
+
+  @Override
+  public void handle(HttpServerRequest req) {
+    try {
+      route(req);
+    } catch (ApiException e) {
+      Responses.error(req.response(), e);
+    } catch (RuntimeException e) {
+      fail(req.response(), e);
+    }
+  }
+
+  /** Writes a failure: a Status for ApiExceptions, a logged 500 for bugs. */
+  static void fail(HttpServerResponse resp, Throwable t) {
+    if (t instanceof ApiException e) {
+      Responses.error(resp, e);
+      return;
+    }
+    LOG.error("Request failed", t);
+    Responses.error(resp, ApiException.internal(String.valueOf(t)));
+  }
+
+  private void route(HttpServerRequest req) {
+    String path = req.path();
+    switch (path) {
+      case "/healthz", "/livez" -> {
+        Responses.text(req.response(), 200, "ok");
+        return;
+      }
+      case "/readyz" -> {
+        boolean ok = ready.getAsBoolean();
+        Responses.text(req.response(), ok ? 200 : 500, ok ? "ok" : "[-]storage not ready");
+        return;
+      }
+      default -> {}
+    }
+    if (token != null && !authorized(req)) {
+      throw ApiException.unauthorized();
+    }
+    if (discovery(req, path)) {
+      return;
+    }
+    RequestInfo info = RequestInfo.parse(path);
+    if (info == null) {
+      throw ApiException.pathNotFound();
+    }
+    if (info.resource().isEmpty()) {
+      ObjectNode list = discovery.resources(info.group(), info.version());
+      if (list == null || req.method() != HttpMethod.GET) {
+        throw ApiException.pathNotFound();
+      }
+      Responses.json(req.response(), 200, list);
+      return;
+    }
+    ResourceType type =
+        registry
+            .find(info.group(), info.version(), info.resource())
+            .orElseThrow(ApiException::pathNotFound);
+    if (!info.subresource().isEmpty() && !type.subresources().contains(info.subresource())) {
+      throw ApiException.pathNotFound();
+    }
+    if (!info.namespace().isEmpty() && !type.namespaced()) {
+      throw ApiException.pathNotFound();
+    }
+    readBody(req, body -> resources.handle(new Request(req, info, type, body)));
+  }
+
+  private boolean authorized(HttpServerRequest req) {
+    String h = req.getHeader("Authorization");
+    return h != null && h.startsWith("Bearer ") && h.substring(7).trim().equals(token);
+  }
+
+  private boolean discovery(HttpServerRequest req, String path) {
+    if (req.method() != HttpMethod.GET) {
+      return false;
+    }
+    String accept = req.getHeader("Accept");
+    boolean aggregated = accept != null && accept.contains("as=APIGroupDiscoveryList");
+    switch (path) {
+      case "/version", "/version/" -> Responses.json(req.response(), 200, Discovery.version());
+      case "/api", "/api/" -> {
+        if (aggregated) {
+          Responses.json(
+              req.response(), 200, Discovery.AGGREGATED_TYPE, discovery.aggregated(true));
+        } else {
+          Responses.json(req.response(), 200, discovery.coreVersions());
+        }
+      }
+      case "/apis", "/apis/" -> {
+        if (aggregated) {
+          Responses.json(
+              req.response(), 200, Discovery.AGGREGATED_TYPE, discovery.aggregated(false));
+        } else {
+          Responses.json(req.response(), 200, discovery.groups());
+        }
+      }
+      default -> {
+        if (path.startsWith("/apis/") && path.indexOf('/', 6) < 0) {
+          ObjectNode g = discovery.group(path.substring(6));
+          if (g == null) {
+            throw ApiException.pathNotFound();
+          }
+          Responses.json(req.response(), 200, g);
+          return true;
+        }
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads the whole body (at most {@link #MAX_BODY}), then runs {@code then}. */
+  private static void readBody(HttpServerRequest req, Handler<Buffer> then) {
+    HttpMethod m = req.method();
+    if (m == HttpMethod.GET || m == HttpMethod.HEAD) {
+      then.handle(Buffer.buffer());
+      return;
+    }
+    Buffer body = Buffer.buffer();
+    boolean[] tooLarge = {false};
+    req.handler(chunk -> {
+      if (tooLarge[0]) {
+        return;
+      }
+      if (body.length() + chunk.length() > MAX_BODY) {
+        tooLarge[0] = true;
+        return;
+      }
+      body.appendBuffer(chunk);
+    });
+    req.exceptionHandler(e -> LOG.debug("Request body failed", e));
+    req.endHandler(v -> {
+      if (tooLarge[0]) {
+        Responses.error(req.response(), ApiException.tooLarge(MAX_BODY));
+        return;
+      }
+      try {
+        then.handle(body);
+      } catch (ApiException e) {
+        Responses.error(req.response(), e);
+      } catch (RuntimeException e) {
+        fail(req.response(), e);
+      }
+    });
+  }
+}

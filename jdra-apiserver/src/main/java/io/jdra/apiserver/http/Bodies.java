@@ -1,0 +1,101 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.rest.Json;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Decodes request bodies (JSON or YAML) into object trees with upstream's errors. Stateless. */
+final class Bodies {
+  static final List<String> ACCEPTED =
+      List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf");
+
+  private Bodies() {}
+
+  /** The media type without parameters, lower case; JSON when absent. */
+  static String mediaType(String contentType) {
+    if (contentType == null || contentType.isBlank()) {
+      return "application/json";
+    }
+    int semi = contentType.indexOf(';');
+    return (semi < 0 ? contentType : contentType.substring(0, semi))
+        .trim()
+        .toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /** Parses a JSON or YAML object body. */
+  static ObjectNode parse(byte[] body, String contentType) {
+    String mt = mediaType(contentType);
+    JsonNode node;
+    try {
+      node =
+          switch (mt) {
+            case "application/json", "*/*" -> Json.MAPPER.readTree(body);
+            case "application/yaml", "application/x-yaml", "text/yaml" -> Json.YAML.readTree(body);
+            default -> throw ApiException.unsupportedMediaType(mt, ACCEPTED);
+          };
+    } catch (JacksonException e) {
+      String msg = e.getOriginalMessage();
+      throw ApiException.badRequest(
+          "couldn't get version/kind; json parse error: " + firstLine(msg));
+    }
+    if (node == null || node.isMissingNode() || node.isNull()) {
+      throw ApiException.badRequest("Object 'Kind' is missing in ''");
+    }
+    if (!(node instanceof ObjectNode o)) {
+      throw ApiException.badRequest(
+          "couldn't get version/kind; json parse error: json: cannot unmarshal "
+              + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)
+              + " into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\";"
+              + " Kind string \"json:\\\"kind,omitempty\\\"\" }");
+    }
+    return o;
+  }
+
+  /**
+   * Checks apiVersion/kind of a body against the resource and returns the version it is in (one of
+   * the served versions), defaulting to the URL's version.
+   */
+  static String checkKind(ResourceType t, String urlVersion, ObjectNode body) {
+    String kind = Json.text(body, "kind");
+    String apiVersion = Json.text(body, "apiVersion");
+    String version = urlVersion;
+    if (apiVersion != null && !apiVersion.isEmpty()) {
+      String group =
+          apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+      String v = apiVersion.substring(apiVersion.indexOf('/') + 1);
+      if (!group.equals(t.group()) || !t.versions().contains(v)) {
+        throw ApiException.badRequest(
+            "the API version in the data ("
+                + apiVersion
+                + ") does not match the expected API version ("
+                + t.apiVersion(urlVersion)
+                + ")");
+      }
+      version = v;
+    }
+    if (kind != null && !kind.isEmpty() && !kind.equals(t.kind())) {
+      throw ApiException.badRequest(
+          kind
+              + " in version \""
+              + version
+              + "\" cannot be handled as a "
+              + t.kind()
+              + ": the object provided is unrecognized (must be of type "
+              + t.kind()
+              + ")");
+    }
+    return version;
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

@@ -1,0 +1,51 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.registry.ResourceType;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * One resource request after routing.
+ *
+ * @param http the Vert.x request
+ * @param info the parsed path
+ * @param type the resource
+ * @param body the request body (empty without one)
+ */
+record Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body) {
+  MultiMap params() {
+    return http.params();
+  }
+
+  String param(String name) {
+    return http.getParam(name);
+  }
+
+  boolean flag(String name) {
+    String v = http.getParam(name);
+    return v != null && (v.equals("true") || v.equals("1"));
+  }
+
+  String version() {
+    return info.version();
+  }
+
+  String namespace() {
+    return info.namespace();
+  }
+
+  String name() {
+    return info.name();
+  }
+
+  String subresource() {
+    return info.subresource();
+  }
+
+  /** Whether the client asked for meta.k8s.io Table output. */
+  boolean wantsTable() {
+    String accept = http.getHeader("Accept");
+    return accept != null && accept.contains("as=Table");
+  }
+}

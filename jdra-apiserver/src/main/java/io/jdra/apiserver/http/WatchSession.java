@@ -1,0 +1,169 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.meta.FieldSelector;
+import io.jdra.apiserver.meta.LabelSelector;
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.storage.StoredObject;
+import io.jdra.apiserver.storage.WatchEvent;
+import io.jdra.apiserver.storage.WatchListener;
+import io.vertx.core.Context;
+import io.vertx.core.buffer.Buffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One watch: filters the store's events by namespace and selectors (turning selector transitions
+ * into ADDED/DELETED as upstream does), queues them, and writes them on its Vert.x context. The
+ * store calls {@link #onEvent} under its lock; this class only enqueues there.
+ */
+final class WatchSession implements WatchListener {
+  private record Pending(String type, StoredObject object, long bookmark) {}
+
+  /** Where encoded events go: a chunked response or a WebSocket. */
+  interface Sink {
+    void write(Buffer event);
+
+    void end();
+
+    /** Registers what to do when the peer goes away. */
+    void onClose(Runnable r);
+  }
+
+  private final Context context;
+  private final ResourceType type;
+  private final Encoder encoder;
+  private final String namespace;
+  private final LabelSelector labels;
+  private final FieldSelector fields;
+  private final Sink sink;
+  private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private volatile boolean closed;
+  private volatile Runnable cancel = () -> {};
+
+  /** Encodes one event's object in the requested version/format. */
+  interface Encoder {
+    Buffer encode(String type, StoredObject object);
+
+    Buffer bookmark(long version);
+  }
+
+  WatchSession(
+      Context context,
+      ResourceType type,
+      Encoder encoder,
+      String namespace,
+      LabelSelector labels,
+      FieldSelector fields,
+      Sink sink) {
+    this.context = context;
+    this.type = type;
+    this.encoder = encoder;
+    this.namespace = namespace;
+    this.labels = labels;
+    this.fields = fields;
+    this.sink = sink;
+  }
+
+  ResourceType type() {
+    return type;
+  }
+
+  void setCancel(Runnable cancel) {
+    this.cancel = cancel;
+  }
+
+  boolean matches(StoredObject o) {
+    return (namespace.isEmpty() || namespace.equals(o.namespace()))
+        && labels.matches(o.labels())
+        && fields.matches(o.fields());
+  }
+
+  @Override
+  public void onEvent(WatchEvent e) {
+    if (closed) {
+      return;
+    }
+    boolean now = matches(e.object());
+    boolean before = e.previous() != null && matches(e.previous());
+    String t =
+        switch (e.type()) {
+          case ADDED -> now ? "ADDED" : null;
+          case MODIFIED -> now ? (before ? "MODIFIED" : "ADDED") : before ? "DELETED" : null;
+          case DELETED -> before || now ? "DELETED" : null;
+        };
+    if (t != null) {
+      queue.add(new Pending(t, e.object(), 0));
+      schedule();
+    }
+  }
+
+  @Override
+  public void onProgress(long version) {
+    if (!closed) {
+      queue.add(new Pending("BOOKMARK", null, version));
+      schedule();
+    }
+  }
+
+  /** Queues a raw, already encoded event (e.g. an ERROR) and then ends the watch. */
+  void failAndClose(Buffer errorEvent) {
+    context.runOnContext(v -> {
+      if (!closed) {
+        sink.write(errorEvent);
+        close();
+      }
+    });
+  }
+
+  private void schedule() {
+    if (scheduled.compareAndSet(false, true)) {
+      context.runOnContext(v -> drain());
+    }
+  }
+
+  private void drain() {
+    scheduled.set(false);
+    Pending p;
+    while (!closed && (p = queue.poll()) != null) {
+      Buffer b = p.object == null ? encoder.bookmark(p.bookmark) : encoder.encode(p.type, p.object);
+      sink.write(b);
+    }
+  }
+
+  /** Stops the watch: unregisters from the store and ends the sink. Idempotent. */
+  void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    cancel.run();
+    queue.clear();
+    sink.end();
+  }
+
+  /** Stops the watch after the peer went away (the sink is already closed). */
+  void peerClosed() {
+    closed = true;
+    cancel.run();
+    queue.clear();
+  }
+
+  static Buffer event(String type, Buffer object) {
+    Buffer b = Buffer.buffer(object.length() + 32);
+    b.appendString("{\"type\":\"").appendString(type).appendString("\",\"object\":");
+    b.appendBuffer(object);
+    b.appendString("}\n");
+    return b;
+  }
+
+  static Consumer<Buffer> ignore() {
+    return b -> {};
+  }
+
+  static String utf8(Buffer b) {
+    return b.toString(StandardCharsets.UTF_8);
+  }
+}

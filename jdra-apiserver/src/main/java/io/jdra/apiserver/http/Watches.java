@@ -1,0 +1,191 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.rest.ObjectService;
+import io.jdra.apiserver.storage.ResourceStore;
+import io.jdra.apiserver.storage.StorageException;
+import io.jdra.apiserver.storage.StoredObject;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
+import java.time.Duration;
+import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Starts watches over chunked HTTP or WebSocket (fabric8 tries WebSocket first), with
+ * timeoutSeconds, bookmarks and 410 Gone as an ERROR event. Thread-safe.
+ */
+final class Watches {
+  private final ObjectService service;
+  private final Vertx vertx;
+  private final Duration bookmarkInterval;
+  private final Duration defaultTimeout;
+
+  Watches(ObjectService service, Vertx vertx, Duration bookmarkInterval, Duration defaultTimeout) {
+    this.service = service;
+    this.vertx = vertx;
+    this.bookmarkInterval = bookmarkInterval;
+    this.defaultTimeout = defaultTimeout;
+  }
+
+  void watch(Request r, ResourceHandler.Selectors selectors) {
+    long from = startVersion(r.param("resourceVersion"));
+    int timeout = ResourceHandler.intParam(r, "timeoutSeconds");
+    boolean bookmarks = r.flag("allowWatchBookmarks");
+    WatchSession.Encoder encoder = encoder(r);
+    String upgrade = r.http().getHeader("Upgrade");
+    Context ctx = Vertx.currentContext();
+    if (upgrade != null && upgrade.equalsIgnoreCase("websocket")) {
+      r.http()
+          .toWebSocket()
+          .onSuccess(ws -> start(r, ctx, selectors, from, timeout, bookmarks, encoder, sink(ws)))
+          .onFailure(
+              e -> Responses.error(r.http().response(), ApiException.badRequest(e.getMessage())));
+      return;
+    }
+    HttpServerResponse resp = r.http().response();
+    resp.setStatusCode(200);
+    resp.setChunked(true);
+    resp.putHeader(
+        "Content-Type",
+        r.wantsTable() ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json");
+    resp.putHeader("Cache-Control", "no-cache, private");
+    resp.putHeader("Transfer-Encoding", "chunked");
+    WatchSession.Sink sink =
+        new WatchSession.Sink() {
+          @Override
+          public void write(Buffer event) {
+            if (!resp.ended() && !resp.closed()) {
+              resp.write(event);
+            }
+          }
+
+          @Override
+          public void end() {
+            if (!resp.ended() && !resp.closed()) {
+              resp.end();
+            }
+          }
+
+          @Override
+          public void onClose(Runnable r) {
+            resp.closeHandler(v -> r.run());
+          }
+        };
+    // Send headers now so clients see the watch is established before the first event.
+    resp.write(Buffer.buffer());
+    start(r, ctx, selectors, from, timeout, bookmarks, encoder, sink);
+  }
+
+  private static long startVersion(String rv) {
+    if (rv == null || rv.isEmpty() || rv.equals("0")) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(rv);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("invalid resource version: " + rv);
+    }
+  }
+
+  private static WatchSession.Sink sink(ServerWebSocket ws) {
+    return new WatchSession.Sink() {
+      @Override
+      public void write(Buffer event) {
+        if (!ws.isClosed()) {
+          ws.writeTextMessage(WatchSession.utf8(event));
+        }
+      }
+
+      @Override
+      public void end() {
+        if (!ws.isClosed()) {
+          ws.close();
+        }
+      }
+
+      @Override
+      public void onClose(Runnable r) {
+        ws.closeHandler(v -> r.run());
+      }
+    };
+  }
+
+  private void start(
+      Request r,
+      Context ctx,
+      ResourceHandler.Selectors selectors,
+      long from,
+      int timeoutSeconds,
+      boolean bookmarks,
+      WatchSession.Encoder encoder,
+      WatchSession.Sink sink) {
+    ResourceType t = r.type();
+    String ns = t.namespaced() ? r.namespace() : "";
+    WatchSession session =
+        new WatchSession(ctx, t, encoder, ns, selectors.labels(), selectors.fields(), sink);
+    ResourceStore store = service.store(t);
+    try {
+      Runnable cancel =
+          from < 0 ? store.watchFromNow(session::matches, session) : store.watch(from, session);
+      session.setCancel(cancel);
+    } catch (StorageException.Gone g) {
+      ApiException e = ApiException.gone(g.getMessage());
+      session.failAndClose(WatchSession.event("ERROR", Buffer.buffer(Json.bytes(e.toStatus()))));
+      return;
+    }
+    long ms = timeoutSeconds > 0 ? timeoutSeconds * 1000L : defaultTimeout.toMillis();
+    long bookmarkTimer =
+        bookmarks
+            ? vertx.setPeriodic(bookmarkInterval.toMillis(), id -> store.progress(session))
+            : -1;
+    long timeoutTimer =
+        vertx.setTimer(
+            ms,
+            id -> {
+              vertx.cancelTimer(bookmarkTimer);
+              session.close();
+            });
+    sink.onClose(() -> {
+      session.peerClosed();
+      vertx.cancelTimer(timeoutTimer);
+      vertx.cancelTimer(bookmarkTimer);
+    });
+  }
+
+  private WatchSession.Encoder encoder(Request r) {
+    ResourceType t = r.type();
+    String version = r.version();
+    boolean table = r.wantsTable();
+    return new WatchSession.Encoder() {
+      @Override
+      public Buffer encode(String type, StoredObject object) {
+        if (table) {
+          ObjectNode tree = Encoding.tree(t, version, object);
+          ObjectNode tab =
+              Tables.table(
+                  t,
+                  List.of(tree),
+                  Long.toString(object.resourceVersion()),
+                  service.clock().instant());
+          return WatchSession.event(type, Buffer.buffer(Json.bytes(tab)));
+        }
+        return WatchSession.event(type, Encoding.object(t, version, object));
+      }
+
+      @Override
+      public Buffer bookmark(long v) {
+        ObjectNode o = Json.object();
+        o.put("kind", t.kind());
+        o.put("apiVersion", t.apiVersion(version));
+        o.putObject("metadata").put("resourceVersion", Long.toString(v));
+        return WatchSession.event("BOOKMARK", Buffer.buffer(Json.bytes(o)));
+      }
+    };
+  }
+}

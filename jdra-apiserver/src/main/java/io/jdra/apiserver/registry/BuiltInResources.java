@@ -1,0 +1,233 @@
+package io.jdra.apiserver.registry;
+
+import io.jdra.apiserver.registry.ResourceType.Column;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The resources served by default, described as upstream's discovery and printers do. */
+final class BuiltInResources {
+  private static final List<String> V1 = List.of("v1");
+  private static final List<String> RESOURCE_VERSIONS = List.of("v1", "v1beta2", "v1beta1");
+
+  private BuiltInResources() {}
+
+  static List<ResourceType> all() {
+    List<ResourceType> all = new ArrayList<>();
+    all.add(
+        type("", V1, "Namespace", "namespaces", List.of("ns"), false, Set.of("status", "finalize"))
+            .columns(col("STATUS", "status.phase"))
+            .fields("status.phase", "status.phase")
+            .build());
+    all.add(
+        type("", V1, "Node", "nodes", List.of("no"), false, Set.of("status"))
+            .columns(
+                col("STATUS", "=nodeStatus"),
+                col("ROLES", "=nodeRoles"),
+                col("VERSION", "status.nodeInfo.kubeletVersion"))
+            .fields("spec.unschedulable", "spec.unschedulable")
+            .build());
+    all.add(
+        type("", V1, "Pod", "pods", List.of("po"), true, Set.of("status", "binding", "eviction"))
+            .categories("all")
+            .columns(
+                col("READY", "=podReady"),
+                col("STATUS", "=podStatus"),
+                col("RESTARTS", "=podRestarts"),
+                wide("IP", "status.podIP"),
+                wide("NODE", "spec.nodeName"))
+            .fields(
+                "spec.nodeName", "spec.nodeName",
+                "status.phase", "status.phase",
+                "spec.restartPolicy", "spec.restartPolicy",
+                "spec.schedulerName", "spec.schedulerName",
+                "spec.serviceAccountName", "spec.serviceAccountName",
+                "status.podIP", "status.podIP",
+                "status.nominatedNodeName", "status.nominatedNodeName")
+            .build());
+    all.add(
+        type("", V1, "Event", "events", List.of("ev"), true, Set.of())
+            .columns(
+                col("TYPE", "type"),
+                col("REASON", "reason"),
+                col("OBJECT", "=eventObject"),
+                col("MESSAGE", "message"))
+            .fields(
+                "involvedObject.kind", "involvedObject.kind",
+                "involvedObject.namespace", "involvedObject.namespace",
+                "involvedObject.name", "involvedObject.name",
+                "involvedObject.uid", "involvedObject.uid",
+                "involvedObject.apiVersion", "involvedObject.apiVersion",
+                "involvedObject.resourceVersion", "involvedObject.resourceVersion",
+                "involvedObject.fieldPath", "involvedObject.fieldPath",
+                "reason", "reason",
+                "reportingComponent", "reportingComponent",
+                "source", "source.component",
+                "type", "type")
+            .build());
+    all.add(
+        type("", V1, "ConfigMap", "configmaps", List.of("cm"), true, Set.of())
+            .columns(col("DATA", "=dataCount"))
+            .build());
+    all.add(
+        type("", V1, "Secret", "secrets", List.of(), true, Set.of())
+            .columns(col("TYPE", "type"), col("DATA", "=dataCount"))
+            .fields("type", "type")
+            .build());
+    all.add(
+        type("", V1, "ServiceAccount", "serviceaccounts", List.of("sa"), true, Set.of()).build());
+    all.add(
+        type("events.k8s.io", V1, "Event", "events", List.of("ev"), true, Set.of())
+            .columns(col("TYPE", "type"), col("REASON", "reason"), col("NOTE", "note"))
+            .fields(
+                "regarding.kind", "regarding.kind",
+                "regarding.namespace", "regarding.namespace",
+                "regarding.name", "regarding.name",
+                "regarding.uid", "regarding.uid",
+                "reason", "reason",
+                "reportingController", "reportingController",
+                "type", "type")
+            .build());
+    all.add(
+        type("coordination.k8s.io", V1, "Lease", "leases", List.of(), true, Set.of())
+            .columns(col("HOLDER", "spec.holderIdentity"))
+            .build());
+    all.add(
+        type("apps", V1, "Deployment", "deployments", List.of("deploy"), true, Set.of("status"))
+            .categories("all")
+            .columns(
+                col("READY", "=deploymentReady"),
+                col("UP-TO-DATE", "status.updatedReplicas", "integer"),
+                col("AVAILABLE", "status.availableReplicas", "integer"))
+            .build());
+    all.add(
+        type("apps", V1, "ReplicaSet", "replicasets", List.of("rs"), true, Set.of("status"))
+            .categories("all")
+            .columns(
+                col("DESIRED", "spec.replicas", "integer"),
+                col("CURRENT", "status.replicas", "integer"),
+                col("READY", "status.readyReplicas", "integer"))
+            .fields("status.replicas", "status.replicas")
+            .build());
+    all.add(
+        type("batch", V1, "Job", "jobs", List.of(), true, Set.of("status"))
+            .categories("all")
+            .columns(col("COMPLETIONS", "=jobCompletions"))
+            .fields("status.successful", "status.successful")
+            .build());
+    all.add(resource("DeviceClass", "deviceclasses", false, Set.of()).build());
+    all.add(
+        resource("ResourceClaim", "resourceclaims", true, Set.of("status"))
+            .columns(col("STATE", "=claimState"), wide("DEVICES", "=claimDevices"))
+            .build());
+    all.add(resource("ResourceClaimTemplate", "resourceclaimtemplates", true, Set.of()).build());
+    all.add(
+        resource("ResourceSlice", "resourceslices", false, Set.of())
+            .columns(
+                col("NODE", "spec.nodeName"),
+                col("DRIVER", "spec.driver"),
+                col("POOL", "spec.pool.name"))
+            .fields("spec.nodeName", "spec.nodeName", "spec.driver", "spec.driver")
+            .build());
+    all.add(resource("DeviceTaintRule", "devicetaintrules", false, Set.of("status")).build());
+    return all;
+  }
+
+  private static Builder resource(
+      String kind, String plural, boolean namespaced, Set<String> subresources) {
+    return type(
+        "resource.k8s.io", RESOURCE_VERSIONS, kind, plural, List.of(), namespaced, subresources);
+  }
+
+  private static Builder type(
+      String group,
+      List<String> versions,
+      String kind,
+      String plural,
+      List<String> shortNames,
+      boolean namespaced,
+      Set<String> subresources) {
+    return new Builder(group, versions, kind, plural, shortNames, namespaced, subresources);
+  }
+
+  private static Column col(String name, String path) {
+    return new Column(name, "string", 0, path);
+  }
+
+  private static Column col(String name, String path, String type) {
+    return new Column(name, type, 0, path);
+  }
+
+  private static Column wide(String name, String path) {
+    return new Column(name, "string", 1, path);
+  }
+
+  private static final class Builder {
+    private final String group;
+    private final List<String> versions;
+    private final String kind;
+    private final String plural;
+    private final List<String> shortNames;
+    private final boolean namespaced;
+    private final Set<String> subresources;
+    private List<String> categories = List.of();
+    private List<Column> columns = List.of();
+    private final Map<String, String> fields = new LinkedHashMap<>();
+
+    Builder(
+        String group,
+        List<String> versions,
+        String kind,
+        String plural,
+        List<String> shortNames,
+        boolean namespaced,
+        Set<String> subresources) {
+      this.group = group;
+      this.versions = versions;
+      this.kind = kind;
+      this.plural = plural;
+      this.shortNames = shortNames;
+      this.namespaced = namespaced;
+      this.subresources = subresources;
+      fields.put("metadata.name", "metadata.name");
+      if (namespaced) {
+        fields.put("metadata.namespace", "metadata.namespace");
+      }
+    }
+
+    Builder categories(String... c) {
+      categories = List.of(c);
+      return this;
+    }
+
+    Builder columns(Column... c) {
+      columns = List.of(c);
+      return this;
+    }
+
+    Builder fields(String... pairs) {
+      for (int i = 0; i < pairs.length; i += 2) {
+        fields.put(pairs[i], pairs[i + 1]);
+      }
+      return this;
+    }
+
+    ResourceType build() {
+      return new ResourceType(
+          group,
+          versions.get(0),
+          versions,
+          kind,
+          plural,
+          kind.toLowerCase(java.util.Locale.ROOT),
+          shortNames,
+          namespaced,
+          subresources,
+          categories,
+          columns,
+          fields);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package io.jdra.apiserver.registry;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The resources this server serves, looked up by group, version and plural. Immutable. */
+public final class ResourceRegistry {
+  private final List<ResourceType> types;
+  private final Map<String, ResourceType> byKey = new LinkedHashMap<>();
+  private final Map<String, List<String>> groupVersions = new LinkedHashMap<>();
+
+  public ResourceRegistry(List<ResourceType> types) {
+    this.types = List.copyOf(types);
+    for (ResourceType t : types) {
+      byKey.put(t.key(), t);
+      List<String> vs = groupVersions.computeIfAbsent(t.group(), g -> new ArrayList<>());
+      for (String v : t.versions()) {
+        if (!vs.contains(v)) {
+          vs.add(v);
+        }
+      }
+    }
+  }
+
+  /** The registry with every built-in resource. */
+  public static ResourceRegistry builtIn() {
+    return new ResourceRegistry(BuiltInResources.all());
+  }
+
+  public List<ResourceType> all() {
+    return types;
+  }
+
+  /** The resource served at {@code group/version/plural}, if any. */
+  public Optional<ResourceType> find(String group, String version, String plural) {
+    ResourceType t = byKey.get(group + "/" + plural);
+    if (t == null || !t.versions().contains(version)) {
+      return Optional.empty();
+    }
+    return Optional.of(t);
+  }
+
+  /** The resource of a group and kind, in any version. */
+  public Optional<ResourceType> byKind(String group, String kind) {
+    return types.stream().filter(t -> t.group().equals(group) && t.kind().equals(kind)).findFirst();
+  }
+
+  /** Served groups (core group as {@code ""}) with their versions, preferred first. */
+  public Map<String, List<String>> groupVersions() {
+    return Collections.unmodifiableMap(groupVersions);
+  }
+
+  /** Resources served in a group and version. */
+  public List<ResourceType> inGroupVersion(String group, String version) {
+    return types.stream()
+        .filter(t -> t.group().equals(group) && t.versions().contains(version))
+        .toList();
+  }
+}

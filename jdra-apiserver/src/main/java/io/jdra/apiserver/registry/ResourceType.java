@@ -1,0 +1,82 @@
+package io.jdra.apiserver.registry;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Describes one served resource: where it lives in the API, how it is named and which subresources,
+ * table columns and selectable fields it has. Immutable.
+ *
+ * @param group API group, {@code ""} for the core group
+ * @param storageVersion the version objects are stored in
+ * @param versions all served versions, preferred first
+ * @param kind the kind, e.g. {@code ResourceClaim}
+ * @param plural the URL name, e.g. {@code resourceclaims}
+ * @param singular the singular name
+ * @param shortNames kubectl short names
+ * @param namespaced whether objects live in a namespace
+ * @param subresources served subresources, e.g. {@code status}
+ * @param categories discovery categories, e.g. {@code all}
+ * @param columns extra table columns for {@code kubectl get} after NAME
+ * @param selectableFields field selector name to the dotted JSON path it reads
+ */
+public record ResourceType(
+    String group,
+    String storageVersion,
+    List<String> versions,
+    String kind,
+    String plural,
+    String singular,
+    List<String> shortNames,
+    boolean namespaced,
+    Set<String> subresources,
+    List<String> categories,
+    List<Column> columns,
+    Map<String, String> selectableFields) {
+
+  /**
+   * A table column.
+   *
+   * @param name header
+   * @param type OpenAPI type ("string", "integer", "date")
+   * @param priority 0 always shown, 1 only with {@code -o wide}
+   * @param path dotted JSON path or a computed column name starting with {@code =}
+   */
+  public record Column(String name, String type, int priority, String path) {}
+
+  public ResourceType {
+    Objects.requireNonNull(group);
+    versions = List.copyOf(versions);
+    shortNames = List.copyOf(shortNames);
+    subresources = Set.copyOf(subresources);
+    categories = List.copyOf(categories);
+    columns = List.copyOf(columns);
+    selectableFields = Map.copyOf(selectableFields);
+  }
+
+  /** {@code plural.group}, or just the plural for the core group, as in upstream messages. */
+  public String qualifiedResource() {
+    return group.isEmpty() ? plural : plural + "." + group;
+  }
+
+  /** {@code group/version}, or just the version for the core group. */
+  public String apiVersion(String version) {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+
+  /** The stored apiVersion. */
+  public String storageApiVersion() {
+    return apiVersion(storageVersion);
+  }
+
+  public boolean hasStatus() {
+    return subresources.contains("status");
+  }
+
+  /** A key identifying the resource independent of version: {@code group/plural}. */
+  public String key() {
+    return group + "/" + plural;
+  }
+}

@@ -1,0 +1,78 @@
+package io.jdra.apiserver.rest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** Shared JSON/YAML mappers and small tree helpers. Thread-safe. */
+public final class Json {
+  /** The JSON mapper used for every stored object. */
+  public static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+  /** YAML input (application/yaml bodies). */
+  public static final YAMLMapper YAML = YAMLMapper.builder().build();
+
+  private Json() {}
+
+  public static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  /** The object at {@code field}, created when absent or not an object. */
+  public static ObjectNode child(ObjectNode parent, String field) {
+    JsonNode n = parent.get(field);
+    if (n instanceof ObjectNode o) {
+      return o;
+    }
+    return parent.putObject(field);
+  }
+
+  /** The string at a dotted path, or null when absent or not a scalar. */
+  public static String text(JsonNode node, String dottedPath) {
+    JsonNode n = at(node, dottedPath);
+    if (n == null || n.isNull() || n.isContainer() || n.isMissingNode()) {
+      return null;
+    }
+    return n.asString();
+  }
+
+  /** The node at a dotted path, or null. */
+  public static JsonNode at(JsonNode node, String dottedPath) {
+    JsonNode n = node;
+    int start = 0;
+    while (n != null && start <= dottedPath.length()) {
+      int dot = dottedPath.indexOf('.', start);
+      String part = dot < 0 ? dottedPath.substring(start) : dottedPath.substring(start, dot);
+      n = n.get(part);
+      if (dot < 0) {
+        break;
+      }
+      start = dot + 1;
+    }
+    return n;
+  }
+
+  /** A string-to-string map from an object node (labels, annotations). */
+  public static Map<String, String> stringMap(JsonNode node) {
+    if (node == null || !node.isObject() || node.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> m = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
+      m.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asString());
+    }
+    return m;
+  }
+
+  public static byte[] bytes(JsonNode node) {
+    return MAPPER.writeValueAsBytes(node);
+  }
+
+  public static ObjectNode parseObject(byte[] json) {
+    return (ObjectNode) MAPPER.readTree(json);
+  }
+}

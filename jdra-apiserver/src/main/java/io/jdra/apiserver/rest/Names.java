@@ -1,0 +1,34 @@
+package io.jdra.apiserver.rest;
+
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.random.RandomGenerator;
+
+/** Name generation and timestamps as upstream does them. Thread-safe. */
+public final class Names {
+  /** upstream's utilrand alphabet: no vowels (no words), no confusable characters. */
+  private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+  private static final RandomGenerator RANDOM = new SecureRandom();
+
+  private Names() {}
+
+  /** {@code base} plus 5 random characters, as {@code metadata.generateName} does. */
+  public static String generate(String base) {
+    if (base.length() > 58) {
+      base = base.substring(0, 58);
+    }
+    StringBuilder sb = new StringBuilder(base);
+    for (int i = 0; i < 5; i++) {
+      sb.append(ALPHABET.charAt(RANDOM.nextInt(ALPHABET.length())));
+    }
+    return sb.toString();
+  }
+
+  /** RFC 3339 with second precision, as metav1.Time serializes. */
+  public static String timestamp(Instant t) {
+    return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
+  }
+}

@@ -1,0 +1,360 @@
+package io.jdra.apiserver.rest;
+
+import io.jdra.apiserver.admission.Admission;
+import io.jdra.apiserver.registry.ResourceRegistry;
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.storage.ResourceStore;
+import io.jdra.apiserver.storage.Storage;
+import io.jdra.apiserver.storage.StorageException;
+import io.jdra.apiserver.storage.StoredObject;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The REST semantics of kube-apiserver's generic registry over {@link Storage}: metadata
+ * bookkeeping, optimistic concurrency, status subresources and admission. Objects are in their
+ * storage version. Thread-safe; never holds a lock while admitting.
+ */
+public final class ObjectService {
+  private static final int MAX_RETRIES = 16;
+
+  private final ResourceRegistry registry;
+  private final Storage storage;
+  private final Admission admission;
+  private final Clock clock;
+
+  public ObjectService(
+      ResourceRegistry registry, Storage storage, Admission admission, Clock clock) {
+    this.registry = registry;
+    this.storage = storage;
+    this.admission = admission;
+    this.clock = clock;
+  }
+
+  public ResourceRegistry registry() {
+    return registry;
+  }
+
+  public Storage storage() {
+    return storage;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  public ResourceStore store(ResourceType t) {
+    return storage.store(t.key());
+  }
+
+  /** The stored object, or a 404. */
+  public StoredObject get(ResourceType t, String ns, String name) {
+    StoredObject o = store(t).get(t.namespaced() ? ns : "", name);
+    if (o == null) {
+      throw ApiException.notFound(t, name);
+    }
+    return o;
+  }
+
+  /** Serializes an object at a resourceVersion, extracting what selectors need. */
+  public StoredObject toStored(ResourceType t, ObjectNode obj, long rv) {
+    ObjectNode meta = Json.child(obj, "metadata");
+    meta.put("resourceVersion", Long.toString(rv));
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (Map.Entry<String, String> f : t.selectableFields().entrySet()) {
+      String v = Json.text(obj, f.getValue());
+      fields.put(f.getKey(), v == null ? "" : v);
+    }
+    String ns = t.namespaced() ? Json.text(meta, "namespace") : "";
+    return new StoredObject(
+        ns == null ? "" : ns,
+        Json.text(meta, "name"),
+        Json.text(meta, "uid"),
+        rv,
+        Json.bytes(obj),
+        Json.stringMap(meta.get("labels")),
+        Map.copyOf(fields));
+  }
+
+  // ---------------------------------------------------------------- create
+
+  /** Creates an object; the future completes when it is durable. */
+  public CompletableFuture<StoredObject> create(
+      ResourceType t, String ns, ObjectNode obj, WriteOptions opts) {
+    ObjectNode meta = Json.child(obj, "metadata");
+    checkNamespace(t, ns, meta);
+    String name = Json.text(meta, "name");
+    String generateName = Json.text(meta, "generateName");
+    if ((name == null || name.isEmpty()) && generateName != null && !generateName.isEmpty()) {
+      name = Names.generate(generateName);
+      meta.put("name", name);
+    }
+    prepareCreate(t, obj, meta);
+    admit(Admission.Operation.CREATE, t, "", obj, null);
+    if (t.namespaced()) {
+      requireActiveNamespace(t, ns, name);
+    }
+    if (opts.dryRun()) {
+      return CompletableFuture.completedFuture(toStored(t, obj, storage.currentVersion()));
+    }
+    String finalName = name;
+    try {
+      return store(t).create(t.namespaced() ? ns : "", name, rv -> toStored(t, obj, rv));
+    } catch (StorageException.AlreadyExists e) {
+      throw ApiException.alreadyExists(t, finalName);
+    }
+  }
+
+  private void prepareCreate(ResourceType t, ObjectNode obj, ObjectNode meta) {
+    obj.put("apiVersion", t.storageApiVersion());
+    obj.put("kind", t.kind());
+    meta.put("uid", UUID.randomUUID().toString());
+    meta.put("creationTimestamp", Names.timestamp(clock.instant()));
+    meta.remove("deletionTimestamp");
+    meta.remove("deletionGracePeriodSeconds");
+    meta.remove("resourceVersion");
+    meta.remove("selfLink");
+    if (obj.has("spec")) {
+      meta.put("generation", 1);
+    } else {
+      meta.remove("generation");
+    }
+    Strategies.prepareForCreate(t, obj);
+  }
+
+  private void checkNamespace(ResourceType t, String ns, ObjectNode meta) {
+    String given = Json.text(meta, "namespace");
+    if (!t.namespaced()) {
+      meta.remove("namespace");
+      return;
+    }
+    if (given != null && !given.isEmpty() && !given.equals(ns)) {
+      throw ApiException.badRequest(
+          "the namespace of the provided object does not match the namespace sent on the"
+              + " request");
+    }
+    meta.put("namespace", ns);
+  }
+
+  private void requireActiveNamespace(ResourceType t, String ns, String name) {
+    ResourceType nsType = registry.find("", "v1", "namespaces").orElseThrow();
+    StoredObject n = store(nsType).get("", ns);
+    if (n == null) {
+      throw ApiException.notFound(nsType, ns);
+    }
+    if ("Terminating".equals(n.fields().get("status.phase"))) {
+      throw new ApiException(
+          403,
+          "Forbidden",
+          t.qualifiedResource()
+              + " \""
+              + name
+              + "\" is forbidden: unable to create new content in namespace "
+              + ns
+              + " because it is being terminated",
+          name,
+          t.group(),
+          t.plural(),
+          List.of(
+              new Cause(
+                  "NamespaceTerminating",
+                  "namespace " + ns + " is being terminated",
+                  "metadata.namespace")));
+    }
+  }
+
+  private Map<String, String> namespaceLabels(String ns) {
+    ResourceType nsType = registry.find("", "v1", "namespaces").orElseThrow();
+    StoredObject n = store(nsType).get("", ns);
+    return n == null ? Map.of() : n.labels();
+  }
+
+  private void admit(
+      Admission.Operation op, ResourceType t, String sub, ObjectNode obj, ObjectNode old) {
+    List<Cause> causes =
+        admission.admit(new Admission.Request(op, t, sub, obj, old, this::namespaceLabels));
+    if (!causes.isEmpty()) {
+      String name = Json.text(obj, "metadata.name");
+      throw ApiException.invalid(t, name == null ? "" : name, causes);
+    }
+  }
+
+  // ---------------------------------------------------------------- update
+
+  /**
+   * Replaces an object (PUT). With a resourceVersion in the body the write is conditional (409 on
+   * mismatch); without one it retries over concurrent writes.
+   */
+  public CompletableFuture<StoredObject> update(
+      ResourceType t, String ns, String name, String sub, ObjectNode body, WriteOptions opts) {
+    ObjectNode meta = Json.child(body, "metadata");
+    String bodyName = Json.text(meta, "name");
+    if (bodyName != null && !bodyName.isEmpty() && !bodyName.equals(name)) {
+      throw ApiException.badRequest(
+          "the name of the object ("
+              + bodyName
+              + ") does not match the name on the URL ("
+              + name
+              + ")");
+    }
+    meta.put("name", name);
+    checkNamespace(t, ns, meta);
+    long wanted = parseVersion(Json.text(meta, "resourceVersion"));
+    return guaranteedUpdate(t, ns, name, sub, wanted, opts, current -> body.deepCopy());
+  }
+
+  /**
+   * Read-modify-write: {@code mutate} gets a copy of the current object and returns the desired
+   * one; metadata and subresource rules are then applied, admission runs, and the write is stored
+   * if nothing changed in between (retried otherwise, unless {@code preconditionVersion} is set).
+   */
+  public CompletableFuture<StoredObject> guaranteedUpdate(
+      ResourceType t,
+      String ns,
+      String name,
+      String sub,
+      long preconditionVersion,
+      WriteOptions opts,
+      UnaryOperator<ObjectNode> mutate) {
+    String storeNs = t.namespaced() ? ns : "";
+    for (int attempt = 0; ; attempt++) {
+      StoredObject current = get(t, ns, name);
+      if (preconditionVersion != 0 && current.resourceVersion() != preconditionVersion) {
+        throw ApiException.modified(t, name);
+      }
+      ObjectNode old = Json.parseObject(current.json());
+      ObjectNode desired = mutate.apply(old.deepCopy());
+      ObjectNode next = Strategies.prepareForUpdate(t, sub, desired, old);
+      List<String> added = Strategies.addedFinalizersWhileDeleting(next, old);
+      if (!added.isEmpty()) {
+        throw ApiException.invalid(
+            t,
+            name,
+            List.of(
+                new Cause(
+                    "FieldValueForbidden",
+                    "Forbidden: no new finalizers can be added if the object is being deleted,"
+                        + " found new finalizers []string{\""
+                        + String.join("\", \"", added)
+                        + "\"}",
+                    "metadata.finalizers")));
+      }
+      if (Strategies.finalizersDone(t, next)) {
+        return deleteNow(t, storeNs, name, current.resourceVersion(), next, opts.dryRun());
+      }
+      admit(Admission.Operation.UPDATE, t, sub, next, old);
+      if (Strategies.unchanged(next, old) || opts.dryRun()) {
+        return CompletableFuture.completedFuture(
+            opts.dryRun() ? toStored(t, next, current.resourceVersion()) : current);
+      }
+      try {
+        return store(t)
+            .update(storeNs, name, current.resourceVersion(), rv -> toStored(t, next, rv));
+      } catch (StorageException.Conflict e) {
+        if (preconditionVersion != 0 || attempt >= MAX_RETRIES) {
+          throw ApiException.modified(t, name);
+        }
+      } catch (StorageException.NotFound e) {
+        throw ApiException.notFound(t, name);
+      }
+    }
+  }
+
+  static long parseVersion(String rv) {
+    if (rv == null || rv.isEmpty()) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(rv);
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("invalid resource version: " + rv);
+    }
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  /**
+   * The outcome of a delete.
+   *
+   * @param object the object: its last state, or its state while deletion is pending
+   * @param deletedNow whether it is gone (else finalizers or a grace period keep it)
+   */
+  public record DeleteResult(StoredObject object, boolean deletedNow) {}
+
+  /** Deletes (or starts deleting) an object. */
+  public CompletableFuture<DeleteResult> delete(
+      ResourceType t, String ns, String name, DeleteOptions o) {
+    String storeNs = t.namespaced() ? ns : "";
+    for (int attempt = 0; ; attempt++) {
+      StoredObject current = get(t, ns, name);
+      checkPreconditions(t, name, current, o);
+      ObjectNode obj = Json.parseObject(current.json());
+      ObjectNode next = Strategies.beginDelete(t, obj, o, clock.instant());
+      if (next == null) {
+        return deleteNow(t, storeNs, name, current.resourceVersion(), obj, o.dryRun())
+            .thenApply(s -> new DeleteResult(s, true));
+      }
+      if (o.dryRun()) {
+        return CompletableFuture.completedFuture(
+            new DeleteResult(toStored(t, next, current.resourceVersion()), false));
+      }
+      if (Strategies.unchanged(next, obj)) {
+        return CompletableFuture.completedFuture(new DeleteResult(current, false));
+      }
+      try {
+        return store(t)
+            .update(storeNs, name, current.resourceVersion(), rv -> toStored(t, next, rv))
+            .thenApply(s -> new DeleteResult(s, false));
+      } catch (StorageException.Conflict e) {
+        if (attempt >= MAX_RETRIES) {
+          throw ApiException.modified(t, name);
+        }
+      } catch (StorageException.NotFound e) {
+        throw ApiException.notFound(t, name);
+      }
+    }
+  }
+
+  private static void checkPreconditions(
+      ResourceType t, String name, StoredObject current, DeleteOptions o) {
+    if (o.uid() != null && !o.uid().equals(current.uid())) {
+      throw ApiException.conflict(
+          t,
+          name,
+          "Precondition failed: UID in precondition: "
+              + o.uid()
+              + ", UID in object meta: "
+              + current.uid());
+    }
+    if (o.resourceVersion() != null
+        && !o.resourceVersion().equals(Long.toString(current.resourceVersion()))) {
+      throw ApiException.conflict(
+          t,
+          name,
+          "Precondition failed: ResourceVersion in precondition: "
+              + o.resourceVersion()
+              + ", ResourceVersion in object meta: "
+              + current.resourceVersion());
+    }
+  }
+
+  private CompletableFuture<StoredObject> deleteNow(
+      ResourceType t, String storeNs, String name, long expected, ObjectNode last, boolean dryRun) {
+    if (dryRun) {
+      return CompletableFuture.completedFuture(toStored(t, last, expected));
+    }
+    try {
+      return store(t).delete(storeNs, name, expected, rv -> toStored(t, last, rv));
+    } catch (StorageException.Conflict e) {
+      throw ApiException.modified(t, name);
+    } catch (StorageException.NotFound e) {
+      throw ApiException.notFound(t, name);
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package io.jdra.apiserver.rest;
+
+import io.jdra.apiserver.registry.ResourceType;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Per-resource write rules of upstream's registry strategies: what create resets, what a main
+ * resource write or a status write may change, when generation moves, how deletion begins.
+ * Stateless.
+ */
+final class Strategies {
+  /** Finalizer the garbage collector handles for foreground deletion. */
+  static final String FOREGROUND = "foregroundDeletion";
+
+  /** Finalizer the garbage collector handles for orphaning dependents. */
+  static final String ORPHAN = "orphan";
+
+  private static final List<String> IMMUTABLE_META =
+      List.of(
+          "uid",
+          "creationTimestamp",
+          "deletionTimestamp",
+          "deletionGracePeriodSeconds",
+          "generation",
+          "name",
+          "namespace");
+
+  private Strategies() {}
+
+  static void prepareForCreate(ResourceType t, ObjectNode obj) {
+    switch (t.plural()) {
+      case "namespaces" -> {
+        if (t.group().isEmpty()) {
+          ArrayNode f = Json.child(obj, "spec").putArray("finalizers");
+          f.add("kubernetes");
+          obj.putObject("status").put("phase", "Active");
+        }
+      }
+      case "pods" -> {
+        if (t.group().isEmpty()) {
+          ObjectNode s = obj.putObject("status");
+          s.put("phase", "Pending");
+          s.put("qosClass", "BestEffort");
+        }
+      }
+      case "nodes" -> {}
+      default -> {
+        if (t.hasStatus()) {
+          obj.remove("status");
+        }
+      }
+    }
+  }
+
+  /**
+   * Applies the update rules to {@code desired} (a fresh tree) given the current object.
+   *
+   * @param sub {@code ""}, {@code status} or {@code finalize}
+   */
+  static ObjectNode prepareForUpdate(
+      ResourceType t, String sub, ObjectNode desired, ObjectNode old) {
+    ObjectNode next;
+    if (sub.equals("status") || sub.equals("finalize")) {
+      next = old.deepCopy();
+      String field = sub.equals("status") ? "status" : "spec";
+      JsonNode v = desired.get(field);
+      if (v == null) {
+        next.remove(field);
+      } else {
+        next.set(field, v.deepCopy());
+      }
+      JsonNode rv = Json.at(desired, "metadata.resourceVersion");
+      if (rv != null) {
+        Json.child(next, "metadata").set("resourceVersion", rv);
+      }
+      return next;
+    }
+    next = desired;
+    next.put("apiVersion", t.storageApiVersion());
+    next.put("kind", t.kind());
+    ObjectNode meta = Json.child(next, "metadata");
+    ObjectNode oldMeta = Json.child(old, "metadata");
+    for (String f : IMMUTABLE_META) {
+      JsonNode v = oldMeta.get(f);
+      if (v == null) {
+        meta.remove(f);
+      } else {
+        meta.set(f, v);
+      }
+    }
+    if (t.hasStatus() && !sub.equals("binding")) {
+      JsonNode s = old.get("status");
+      if (s == null) {
+        next.remove("status");
+      } else {
+        next.set("status", s);
+      }
+    }
+    if (t.plural().equals("namespaces") && t.group().isEmpty()) {
+      JsonNode f = Json.at(old, "spec.finalizers");
+      if (f != null) {
+        Json.child(next, "spec").set("finalizers", f);
+      }
+    }
+    if (oldMeta.has("generation") && !Objects.equals(old.get("spec"), next.get("spec"))) {
+      meta.put("generation", oldMeta.get("generation").asLong() + 1);
+    }
+    return next;
+  }
+
+  /** New finalizers while deleting, which upstream forbids; empty when fine. */
+  static List<String> addedFinalizersWhileDeleting(ObjectNode next, ObjectNode old) {
+    if (!Json.child(old, "metadata").has("deletionTimestamp")) {
+      return List.of();
+    }
+    Set<String> before = finalizers(old);
+    return finalizers(next).stream().filter(f -> !before.contains(f)).toList();
+  }
+
+  static Set<String> finalizers(ObjectNode obj) {
+    Set<String> s = new HashSet<>();
+    JsonNode f = Json.at(obj, "metadata.finalizers");
+    if (f != null && f.isArray()) {
+      f.forEach(n -> s.add(n.asString()));
+    }
+    return s;
+  }
+
+  /** Whether a terminating object has no finalizers left, so it is to be removed. */
+  static boolean finalizersDone(ResourceType t, ObjectNode obj) {
+    JsonNode meta = obj.get("metadata");
+    if (meta == null || !meta.has("deletionTimestamp")) {
+      return false;
+    }
+    JsonNode f = meta.get("finalizers");
+    if (f != null && !f.isEmpty()) {
+      return false;
+    }
+    if (t.plural().equals("namespaces") && t.group().isEmpty()) {
+      JsonNode sf = Json.at(obj, "spec.finalizers");
+      return sf == null || sf.isEmpty();
+    }
+    if (isBoundActivePod(t, obj)) {
+      // A pod on a node waits for its kubelet (or a grace-0 delete), finalizers or not.
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether two versions are equal apart from resourceVersion and managedFields. */
+  static boolean unchanged(ObjectNode next, ObjectNode old) {
+    ObjectNode a = next.deepCopy();
+    ObjectNode b = old.deepCopy();
+    for (ObjectNode o : List.of(a, b)) {
+      ObjectNode m = Json.child(o, "metadata");
+      m.remove("resourceVersion");
+      m.remove("managedFields");
+    }
+    return a.equals(b);
+  }
+
+  /**
+   * Begins deleting: returns null when the object is to be removed now, else the updated object
+   * (deletionTimestamp set, propagation finalizer added) that stays until finalizers are gone.
+   */
+  static ObjectNode beginDelete(ResourceType t, ObjectNode obj, DeleteOptions o, Instant now) {
+    ObjectNode next = obj.deepCopy();
+    ObjectNode meta = Json.child(next, "metadata");
+    boolean deleting = meta.has("deletionTimestamp");
+    Set<String> finalizers = finalizers(next);
+    if ("Foreground".equals(o.propagationPolicy()) && !finalizers.contains(FOREGROUND)) {
+      meta.withArray("finalizers").add(FOREGROUND);
+      finalizers.add(FOREGROUND);
+    } else if ("Orphan".equals(o.propagationPolicy()) && !finalizers.contains(ORPHAN)) {
+      meta.withArray("finalizers").add(ORPHAN);
+      finalizers.add(ORPHAN);
+    }
+    boolean isNamespace = t.plural().equals("namespaces") && t.group().isEmpty();
+    if (isNamespace) {
+      JsonNode sf = Json.at(next, "spec.finalizers");
+      if (sf != null && !sf.isEmpty()) {
+        Json.child(next, "status").put("phase", "Terminating");
+        finalizers.add("spec");
+      }
+    }
+    long grace = 0;
+    if (isBoundActivePod(t, next)) {
+      JsonNode tg = Json.at(next, "spec.terminationGracePeriodSeconds");
+      grace =
+          o.gracePeriodSeconds() != null ? o.gracePeriodSeconds() : tg != null ? tg.asLong() : 30;
+      if (deleting && meta.has("deletionGracePeriodSeconds")) {
+        grace = Math.min(grace, meta.get("deletionGracePeriodSeconds").asLong());
+      }
+      if (grace == 0 && finalizers.isEmpty()) {
+        return null;
+      }
+    } else if (finalizers.isEmpty()) {
+      return null;
+    }
+    if (!deleting || grace < meta.path("deletionGracePeriodSeconds").asLong(Long.MAX_VALUE)) {
+      meta.put("deletionTimestamp", Names.timestamp(now.plusSeconds(grace)));
+      meta.put("deletionGracePeriodSeconds", grace);
+    }
+    return next;
+  }
+
+  /** A pod bound to a node that has not finished: it terminates through its kubelet. */
+  static boolean isBoundActivePod(ResourceType t, ObjectNode pod) {
+    if (!t.plural().equals("pods") || !t.group().isEmpty()) {
+      return false;
+    }
+    String node = Json.text(pod, "spec.nodeName");
+    String phase = Json.text(pod, "status.phase");
+    return node != null
+        && !node.isEmpty()
+        && !"Succeeded".equals(phase)
+        && !"Failed".equals(phase)
+        && !isZeroGrace(pod);
+  }
+
+  private static boolean isZeroGrace(ObjectNode pod) {
+    JsonNode g = Json.at(pod, "metadata.deletionGracePeriodSeconds");
+    return g != null && g.asLong() == 0 && Json.at(pod, "metadata.deletionTimestamp") != null;
+  }
+}

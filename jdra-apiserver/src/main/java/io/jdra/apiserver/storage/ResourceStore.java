@@ -1,0 +1,298 @@
+package io.jdra.apiserver.storage;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
+import java.util.function.Predicate;
+
+/**
+ * The objects of one resource, ordered by key, with a bounded history of events for watch
+ * resumption. Thread-safe: one lock per resource, held only for in-memory work (the builder passed
+ * to writes serializes the object; persistence appends are non-blocking). Write futures complete
+ * once the write is durable.
+ */
+public final class ResourceStore {
+  private final String resource;
+  private final AtomicLong counter;
+  private final Persistence persistence;
+  private final int historyLimit;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final TreeMap<String, StoredObject> objects = new TreeMap<>();
+  private final ArrayDeque<WatchEvent> history = new ArrayDeque<>();
+  private final List<WatchListener> listeners = new ArrayList<>();
+  private long compactedVersion;
+
+  ResourceStore(String resource, AtomicLong counter, Persistence persistence, int historyLimit) {
+    this.resource = resource;
+    this.counter = counter;
+    this.persistence = persistence;
+    this.historyLimit = historyLimit;
+    this.compactedVersion = counter.get();
+  }
+
+  /** The resource key ({@code group/plural}). */
+  public String resource() {
+    return resource;
+  }
+
+  /** The current object, or null. */
+  public StoredObject get(String namespace, String name) {
+    lock.lock();
+    try {
+      return objects.get(StoredObject.key(namespace, name));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Lists objects in key order.
+   *
+   * @param namespace only this namespace, or null for all
+   * @param afterKey start after this key (a continue token), or null
+   * @param filter which objects to return
+   * @param limit at most this many (0 = all)
+   */
+  public ListPage list(
+      String namespace, String afterKey, Predicate<StoredObject> filter, int limit) {
+    lock.lock();
+    try {
+      NavigableMap<String, StoredObject> range = objects;
+      if (namespace != null && !namespace.isEmpty()) {
+        range = range.subMap(namespace + "/", true, namespace + "0", false);
+      }
+      if (afterKey != null) {
+        range = range.tailMap(afterKey, false);
+      }
+      List<StoredObject> items = new ArrayList<>(limit > 0 ? Math.min(limit, 1024) : 16);
+      String next = null;
+      long remaining = 0;
+      for (StoredObject o : range.values()) {
+        if (!filter.test(o)) {
+          continue;
+        }
+        if (next != null) {
+          remaining++;
+        } else if (limit > 0 && items.size() == limit) {
+          next = items.get(items.size() - 1).key();
+          remaining++;
+        } else {
+          items.add(o);
+        }
+      }
+      return new ListPage(items, counter.get(), next, remaining);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Number of stored objects. */
+  public int size() {
+    lock.lock();
+    try {
+      return objects.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Creates an object. {@code build} receives the new resourceVersion and returns the stored form.
+   *
+   * @throws StorageException.AlreadyExists if the key is taken
+   */
+  public CompletableFuture<StoredObject> create(
+      String namespace, String name, LongFunction<StoredObject> build) {
+    String key = StoredObject.key(namespace, name);
+    lock.lock();
+    try {
+      if (objects.containsKey(key)) {
+        throw new StorageException.AlreadyExists(key);
+      }
+      StoredObject created = build.apply(counter.incrementAndGet());
+      objects.put(key, created);
+      return publish(new WatchEvent(WatchEvent.Type.ADDED, created, null));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Replaces an object if its resourceVersion is {@code expectedVersion} (any when 0).
+   *
+   * @throws StorageException.NotFound or Conflict
+   */
+  public CompletableFuture<StoredObject> update(
+      String namespace, String name, long expectedVersion, LongFunction<StoredObject> build) {
+    String key = StoredObject.key(namespace, name);
+    lock.lock();
+    try {
+      StoredObject current = objects.get(key);
+      if (current == null) {
+        throw new StorageException.NotFound(key);
+      }
+      if (expectedVersion != 0 && current.resourceVersion() != expectedVersion) {
+        throw new StorageException.Conflict(key);
+      }
+      StoredObject updated = build.apply(counter.incrementAndGet());
+      objects.put(key, updated);
+      return publish(new WatchEvent(WatchEvent.Type.MODIFIED, updated, current));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Removes an object if its resourceVersion is {@code expectedVersion} (any when 0); {@code build}
+   * gives its last state at the deletion's version.
+   */
+  public CompletableFuture<StoredObject> delete(
+      String namespace, String name, long expectedVersion, LongFunction<StoredObject> build) {
+    String key = StoredObject.key(namespace, name);
+    lock.lock();
+    try {
+      StoredObject current = objects.get(key);
+      if (current == null) {
+        throw new StorageException.NotFound(key);
+      }
+      if (expectedVersion != 0 && current.resourceVersion() != expectedVersion) {
+        throw new StorageException.Conflict(key);
+      }
+      StoredObject last = build.apply(counter.incrementAndGet());
+      objects.remove(key);
+      return publish(new WatchEvent(WatchEvent.Type.DELETED, last, current));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private CompletableFuture<StoredObject> publish(WatchEvent event) {
+    remember(event);
+    for (WatchListener l : listeners) {
+      l.onEvent(event);
+    }
+    boolean deleted = event.type() == WatchEvent.Type.DELETED;
+    return persistence
+        .append(new LogRecord(resource, event.object(), deleted))
+        .thenApply(v -> event.object());
+  }
+
+  private void remember(WatchEvent event) {
+    history.addLast(event);
+    if (history.size() > historyLimit) {
+      compactedVersion = history.removeFirst().resourceVersion();
+    }
+  }
+
+  /**
+   * Starts a watch from {@code fromVersion}: replays the remembered events after it, then delivers
+   * new ones.
+   *
+   * @throws StorageException.Gone if events after {@code fromVersion} were compacted away
+   */
+  public Runnable watch(long fromVersion, WatchListener listener) {
+    lock.lock();
+    try {
+      if (fromVersion < compactedVersion) {
+        throw new StorageException.Gone(fromVersion, compactedVersion + 1);
+      }
+      Iterator<WatchEvent> it = history.descendingIterator();
+      ArrayDeque<WatchEvent> replay = new ArrayDeque<>();
+      while (it.hasNext()) {
+        WatchEvent e = it.next();
+        if (e.resourceVersion() <= fromVersion) {
+          break;
+        }
+        replay.addFirst(e);
+      }
+      replay.forEach(listener::onEvent);
+      listeners.add(listener);
+      return () -> removeListener(listener);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Starts a watch that first sees every current object as ADDED (resourceVersion "" or "0").
+   *
+   * @param filter which current objects to announce
+   */
+  public Runnable watchFromNow(Predicate<StoredObject> filter, WatchListener listener) {
+    lock.lock();
+    try {
+      for (StoredObject o : objects.values()) {
+        if (filter.test(o)) {
+          listener.onEvent(new WatchEvent(WatchEvent.Type.ADDED, o, null));
+        }
+      }
+      listeners.add(listener);
+      return () -> removeListener(listener);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Tells a listener how far it is up to date (for bookmarks). */
+  public void progress(WatchListener listener) {
+    lock.lock();
+    try {
+      listener.onProgress(counter.get());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void removeListener(WatchListener listener) {
+    lock.lock();
+    try {
+      listeners.remove(listener);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // --- used by Storage for recovery and snapshots ---
+
+  void lock() {
+    lock.lock();
+  }
+
+  void unlock() {
+    lock.unlock();
+  }
+
+  /** Copies all objects; caller holds the lock. */
+  List<StoredObject> copyLocked() {
+    return new ArrayList<>(objects.values());
+  }
+
+  /** Applies a recovered record without persisting it again. */
+  void replay(LogRecord r, boolean fromTail) {
+    StoredObject o = r.object();
+    StoredObject previous;
+    if (r.deleted()) {
+      previous = objects.remove(o.key());
+      if (fromTail && previous != null) {
+        remember(new WatchEvent(WatchEvent.Type.DELETED, o, previous));
+      }
+    } else {
+      previous = objects.put(o.key(), o);
+      if (fromTail) {
+        WatchEvent.Type t = previous == null ? WatchEvent.Type.ADDED : WatchEvent.Type.MODIFIED;
+        remember(new WatchEvent(t, o, previous));
+      }
+    }
+  }
+
+  void setCompactedVersion(long version) {
+    compactedVersion = version;
+  }
+}
