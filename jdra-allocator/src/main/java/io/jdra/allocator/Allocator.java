@@ -1,0 +1,63 @@
+package io.jdra.allocator;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.allocator.internal.Allocation;
+import io.jdra.allocator.internal.CelSelectors;
+import io.jdra.allocator.internal.SelectorEngine;
+import java.util.List;
+
+/**
+ * The structured allocator (upstream {@code structured.Allocator}): decides which devices a set of
+ * claims gets on a node. Created for one snapshot of classes, slices (with DeviceTaintRules already
+ * applied, see {@link DeviceTaintRules}) and allocated state; {@link #allocate} may then be called
+ * for many nodes, also concurrently: instances are immutable and thread-safe.
+ *
+ * <p>Results match upstream Kubernetes: pools by driver then name (pools with binding conditions
+ * last), slices by name, devices in slice order, the first solution of upstream's depth-first
+ * search. Where upstream's search is exponential, jdra prunes provably hopeless branches, which
+ * gives the same answer sooner.
+ */
+public interface Allocator {
+
+  /**
+   * Allocates the claims together, as for one pod, on {@code node}.
+   *
+   * @param node the node (name and labels); null means no node, so node-local devices never fit
+   * @param claims claims without allocation, in order; none is modified
+   * @param deadline when to give up
+   * @return one AllocationResult per claim, or an explanation of why they cannot be allocated
+   * @throws AllocationException for errors that are not "does not fit": unknown class, CEL error,
+   *     unsupported request, disabled feature, limits, invalid pools without a solution, deadline
+   */
+  AllocationOutcome allocate(Node node, List<ResourceClaim> claims, Deadline deadline)
+      throws AllocationException;
+
+  /** An allocator that evaluates selectors with jdra-cel. */
+  static Allocator create(
+      AllocatorFeatures features,
+      AllocatedState allocatedState,
+      DeviceClassLister classes,
+      List<ResourceSlice> slices) {
+    return create(features, allocatedState, classes, slices, CelSelectors.forFeatures(features));
+  }
+
+  /** An allocator with a given selector engine (tests, tools). */
+  static Allocator create(
+      AllocatorFeatures features,
+      AllocatedState allocatedState,
+      DeviceClassLister classes,
+      List<ResourceSlice> slices,
+      SelectorEngine selectors) {
+    Allocation.Inputs inputs =
+        new Allocation.Inputs(
+            features,
+            allocatedState,
+            classes,
+            List.copyOf(slices),
+            selectors,
+            Allocation.DEFAULT_BUDGET);
+    return (node, claims, deadline) -> Allocation.run(inputs, node, List.copyOf(claims), deadline);
+  }
+}

@@ -1,0 +1,239 @@
+package io.jdra.allocator.internal;
+
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.jdra.allocator.AllocationException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns the search's picks into AllocationResults as upstream does. */
+final class Results {
+  private Results() {}
+
+  static List<AllocationResult> build(Search search) throws AllocationException {
+    List<AllocationResult> out = new ArrayList<>();
+    for (int c = 0; c < search.claims.size(); c++) {
+      ResourceClaim claim = search.claims.get(c);
+      List<DeviceRequestAllocationResult> results = new ArrayList<>();
+      for (Pick p : search.results[c]) {
+        results.add(result(search, p));
+      }
+      NodeSelector nodeSelector;
+      try {
+        nodeSelector = nodeSelector(search.results[c], NodeMatcher.name(search.node));
+      } catch (IllegalStateException e) {
+        throw new AllocationException(
+            "create NodeSelector for claim "
+                + claim.getMetadata().getName()
+                + ": "
+                + e.getMessage());
+      }
+      out.add(
+          new AllocationResultBuilder()
+              .withNewDevices()
+              .withResults(results)
+              .withConfig(config(search, c, claim))
+              .endDevices()
+              .withNodeSelector(nodeSelector)
+              .build());
+    }
+    return out;
+  }
+
+  private static DeviceRequestAllocationResult result(Search search, Pick p) {
+    RequestData rd = p.request();
+    DeviceRequestAllocationResultBuilder b =
+        new DeviceRequestAllocationResultBuilder()
+            .withRequest(rd.resultName())
+            .withDriver(p.dev().id.driver())
+            .withPool(p.dev().id.pool())
+            .withDevice(p.dev().id.device())
+            .withAdminAccess(rd.adminAccess() ? Boolean.TRUE : null)
+            .withTolerations(rd.tolerations.isEmpty() ? null : new ArrayList<>(rd.tolerations))
+            .withShareID(p.shareId());
+    if (p.consumedCapacity() != null) {
+      b.withConsumedCapacity(new LinkedHashMap<>(p.consumedCapacity()));
+    }
+    if (search.features.deviceBindingAndStatus()) {
+      List<String> bc = p.dev().device.getBindingConditions();
+      List<String> bfc = p.dev().device.getBindingFailureConditions();
+      b.withBindingConditions(bc == null || bc.isEmpty() ? null : new ArrayList<>(bc));
+      b.withBindingFailureConditions(bfc == null || bfc.isEmpty() ? null : new ArrayList<>(bfc));
+    }
+    DeviceRequestAllocationResult r = b.build();
+    // fabric8 builders turn null lists into empty ones; upstream omits them.
+    if (rd.tolerations.isEmpty()) {
+      r.setTolerations(null);
+    }
+    if (r.getBindingConditions() != null && r.getBindingConditions().isEmpty()) {
+      r.setBindingConditions(null);
+    }
+    if (r.getBindingFailureConditions() != null && r.getBindingFailureConditions().isEmpty()) {
+      r.setBindingFailureConditions(null);
+    }
+    if (r.getConsumedCapacity() != null && r.getConsumedCapacity().isEmpty()) {
+      r.setConsumedCapacity(null);
+    }
+    r.setSkipNodeOperations(null);
+    return r;
+  }
+
+  /** Class config (per class, listing the requests using it), then claim config in scope. */
+  private static List<DeviceAllocationConfiguration> config(
+      Search search, int c, ResourceClaim claim) {
+    List<DeviceAllocationConfiguration> out = new ArrayList<>();
+    Map<String, int[]> rangeByClass = new LinkedHashMap<>();
+    RequestData[][] reqs = search.requests[c];
+    for (int r = 0; r < reqs.length; r++) {
+      RequestData rd = chosen(search, c, r);
+      if (rd.deviceClass == null) {
+        continue;
+      }
+      String cls = rd.deviceClass.getMetadata().getName();
+      int[] range = rangeByClass.get(cls);
+      if (range != null) {
+        for (int i = range[0]; i < range[1]; i++) {
+          out.get(i).getRequests().add(rd.resultName());
+        }
+        continue;
+      }
+      int start = out.size();
+      List<DeviceClassConfiguration> cfgs =
+          rd.deviceClass.getSpec() == null ? null : rd.deviceClass.getSpec().getConfig();
+      for (DeviceClassConfiguration cfg : NodeMatcher.list(cfgs)) {
+        List<String> requests = new ArrayList<>();
+        requests.add(rd.resultName());
+        out.add(
+            new DeviceAllocationConfigurationBuilder()
+                .withSource("FromClass")
+                .withRequests(requests)
+                .withOpaque(cfg.getOpaque())
+                .build());
+      }
+      rangeByClass.put(cls, new int[] {start, out.size()});
+    }
+    List<DeviceRequest> requests = claim.getSpec().getDevices().getRequests();
+    for (DeviceClaimConfiguration cfg :
+        NodeMatcher.list(claim.getSpec().getDevices().getConfig())) {
+      List<String> names = NodeMatcher.list(cfg.getRequests());
+      if (names.isEmpty()) {
+        out.add(claimConfig(cfg, null));
+        continue;
+      }
+      for (int r = 0; r < requests.size(); r++) {
+        DeviceRequest req = requests.get(r);
+        if (names.contains(req.getName())) {
+          out.add(claimConfig(cfg, names));
+          continue;
+        }
+        RequestData rd = chosen(search, c, r);
+        if (rd.isSubRequest() && names.contains(rd.resultName())) {
+          out.add(claimConfig(cfg, names));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static DeviceAllocationConfiguration claimConfig(
+      DeviceClaimConfiguration cfg, List<String> names) {
+    DeviceAllocationConfiguration out =
+        new DeviceAllocationConfigurationBuilder()
+            .withSource("FromClaim")
+            .withOpaque(cfg.getOpaque())
+            .build();
+    out.setRequests(names == null ? null : new ArrayList<>(names));
+    return out;
+  }
+
+  private static RequestData chosen(Search search, int c, int r) {
+    RequestData[] subs = search.requests[c][r];
+    return subs[subs.length > 1 || subs[0].isSubRequest() ? search.selectedSub[c][r] : 0];
+  }
+
+  /**
+   * {@code metadata.name In [node]} when a chosen device is local to the node (or binds to it);
+   * else one term merging the slices' (or devices') selectors; else none.
+   */
+  static NodeSelector nodeSelector(List<Pick> picks, String nodeName) {
+    List<NodeSelectorRequirement> fields = new ArrayList<>();
+    List<NodeSelectorRequirement> exprs = new ArrayList<>();
+    for (Pick p : picks) {
+      Dev dev = p.dev();
+      String name;
+      NodeSelector sel;
+      if (dev.perDeviceNodeSelection()) {
+        name = dev.device.getNodeName();
+        sel = dev.device.getNodeSelector();
+      } else {
+        name = dev.slice.getSpec().getNodeName();
+        sel = dev.slice.getSpec().getNodeSelector();
+      }
+      if (name != null || Boolean.TRUE.equals(dev.device.getBindsToNode())) {
+        return new NodeSelectorBuilder()
+            .addNewNodeSelectorTerm()
+            .addToMatchFields(
+                new NodeSelectorRequirementBuilder()
+                    .withKey("metadata.name")
+                    .withOperator("In")
+                    .withValues(nodeName)
+                    .build())
+            .endNodeSelectorTerm()
+            .build();
+      }
+      if (sel != null && sel.getNodeSelectorTerms() != null) {
+        List<NodeSelectorTerm> terms = sel.getNodeSelectorTerms();
+        if (terms.size() == 1) {
+          addNew(NodeMatcher.list(terms.get(0).getMatchFields()), fields);
+          addNew(NodeMatcher.list(terms.get(0).getMatchExpressions()), exprs);
+        } else if (terms.size() > 1) {
+          throw new IllegalStateException(
+              "unsupported ResourceSlice.NodeSelector with " + terms.size() + " terms");
+        }
+      }
+    }
+    if (fields.isEmpty() && exprs.isEmpty()) {
+      return null;
+    }
+    NodeSelectorTerm term = new NodeSelectorTerm();
+    term.setMatchExpressions(exprs.isEmpty() ? null : exprs);
+    term.setMatchFields(fields.isEmpty() ? null : fields);
+    NodeSelector ns = new NodeSelector();
+    ns.setNodeSelectorTerms(new ArrayList<>(List.of(term)));
+    return ns;
+  }
+
+  private static void addNew(List<NodeSelectorRequirement> from, List<NodeSelectorRequirement> to) {
+    for (NodeSelectorRequirement r : from) {
+      boolean present = false;
+      for (NodeSelectorRequirement e : to) {
+        if (e.getKey().equals(r.getKey())
+            && e.getOperator().equals(r.getOperator())
+            && new HashSet<>(NodeMatcher.list(e.getValues()))
+                .equals(new HashSet<>(NodeMatcher.list(r.getValues())))) {
+          present = true;
+          break;
+        }
+      }
+      if (!present) {
+        to.add(r);
+      }
+    }
+  }
+}

@@ -1,0 +1,515 @@
+package io.jdra.allocator.internal;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.allocator.AllocatedState;
+import io.jdra.allocator.AllocationException;
+import io.jdra.allocator.AllocatorFeatures;
+import io.jdra.allocator.Deadline;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The depth-first search of upstream's allocator, step for step, so that the first solution is the
+ * one upstream finds: claims, requests, subrequests and devices in order; the devices of one
+ * request in increasing search order. A {@link Pruner}, when set, cuts branches that provably have
+ * no solution; that never changes which solution comes first, it only gets there sooner.
+ *
+ * <p>One instance serves one {@code allocate} call on one thread.
+ */
+final class Search {
+  static final int RESULTS_MAX = 32;
+
+  static final int FAIL = 0;
+  static final int DONE = 1;
+
+  /** Upstream's errAllocationResultMaxSizeExceeded: backtrack further, maybe to a subrequest. */
+  static final int MAX_EXCEEDED = 2;
+
+  /** Thrown when phase one has spent its budget; the caller restarts with pruning. */
+  static final class BudgetExhausted extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BudgetExhausted() {
+      super(null, null, false, false);
+    }
+  }
+
+  final AllocatorFeatures features;
+  final AllocatedState state;
+  final Node node;
+  final List<ResourceClaim> claims;
+  final List<PoolInfo> pools;
+  final Dev[] devices;
+  final SelectorEngine cel;
+  final Deadline deadline;
+  final ShareIds shareIds;
+
+  /** [claim][request][subrequest]; a request without subrequests has one entry. */
+  final RequestData[][][] requests;
+
+  final int[][] selectedSub;
+
+  Constraints.Constraint[][] constraints;
+  List<Pick>[] results;
+  int[] exclusiveHolders;
+  int[] pendingShares;
+  Map<Integer, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
+  final Map<String, Map<String, Map<String, BigDecimal>>> availableCounters = new HashMap<>();
+  Map<String, Map<String, Map<String, BigDecimal>>> consumedCounters;
+
+  long calls;
+  long budget = Long.MAX_VALUE;
+  Pruner pruner;
+
+  @SuppressWarnings("unchecked")
+  Search(
+      AllocatorFeatures features,
+      AllocatedState state,
+      Node node,
+      List<ResourceClaim> claims,
+      List<PoolInfo> pools,
+      Dev[] devices,
+      SelectorEngine cel,
+      Deadline deadline,
+      ShareIds shareIds,
+      RequestData[][][] requests) {
+    this.features = features;
+    this.state = state;
+    this.node = node;
+    this.claims = claims;
+    this.pools = pools;
+    this.devices = devices;
+    this.cel = cel;
+    this.deadline = deadline;
+    this.shareIds = shareIds;
+    this.requests = requests;
+    this.selectedSub = new int[claims.size()][];
+  }
+
+  /** Fresh search state (phase two starts from scratch). */
+  @SuppressWarnings("unchecked")
+  void reset() {
+    for (int c = 0; c < claims.size(); c++) {
+      selectedSub[c] = new int[requests[c].length];
+    }
+    constraints = new Constraints.Constraint[claims.size()][];
+    for (int c = 0; c < claims.size(); c++) {
+      List<DeviceConstraint> specs = claims.get(c).getSpec().getDevices().getConstraints();
+      int n = specs == null ? 0 : specs.size();
+      constraints[c] = new Constraints.Constraint[n];
+      for (int i = 0; i < n; i++) {
+        DeviceConstraint dc = specs.get(i);
+        constraints[c][i] =
+            dc.getMatchAttribute() != null
+                ? new Constraints.Match(
+                    dc.getRequests(), dc.getMatchAttribute(), features.listTypeAttributes())
+                : new Constraints.Distinct(
+                    dc.getRequests(), dc.getDistinctAttribute(), features.listTypeAttributes());
+      }
+    }
+    results = new List[claims.size()];
+    for (int c = 0; c < claims.size(); c++) {
+      results[c] = new ArrayList<>();
+    }
+    exclusiveHolders = new int[devices.length];
+    pendingShares = new int[devices.length];
+    allocatingCapacity = new HashMap<>();
+    consumedCounters = new HashMap<>();
+    calls = 0;
+  }
+
+  private void tick() throws AllocationException {
+    calls++;
+    if (calls > budget) {
+      throw new BudgetExhausted();
+    }
+    if ((calls & 15) == 1 && deadline.expired()) {
+      throw new AllocationException("filter operation aborted: context deadline exceeded");
+    }
+  }
+
+  /**
+   * Upstream {@code allocateOne}; returns {@link #DONE}, {@link #FAIL} or {@link #MAX_EXCEEDED}.
+   */
+  int allocateOne(int c, int r, int s, int d, boolean allocateSub, int start)
+      throws AllocationException {
+    tick();
+    if (c >= claims.size()) {
+      return DONE;
+    }
+    RequestData[][] reqs = requests[c];
+    if (r >= reqs.length) {
+      int res = allocateOne(c + 1, 0, 0, 0, false, 0);
+      return res == MAX_EXCEEDED ? FAIL : res;
+    }
+    RequestData rd = reqs[r][s];
+    if (!allocateSub && rd.isSubRequest()) {
+      boolean allExceeded = true;
+      for (int si = 0; si < reqs[r].length; si++) {
+        int res = allocateOne(c, r, si, d, true, 0);
+        if (res == MAX_EXCEEDED) {
+          continue;
+        }
+        allExceeded = false;
+        if (res == DONE) {
+          selectedSub[c][r] = si;
+          return DONE;
+        }
+      }
+      return allExceeded ? MAX_EXCEEDED : FAIL;
+    }
+    if (rd.allMode() && rd.allDevices.isEmpty()) {
+      return FAIL;
+    }
+    if (d >= rd.numDevices) {
+      return allocateOne(c, r + 1, 0, 0, false, 0);
+    }
+    if (results[c].size() + rd.numDevices - d > RESULTS_MAX) {
+      return MAX_EXCEEDED;
+    }
+    if (pruner != null && !pruner.feasible(c, r, s, d, start)) {
+      return FAIL;
+    }
+    if (rd.allMode()) {
+      Pick p = allocateDevice(c, rd, rd.allDevices.get(d), true);
+      if (p == null) {
+        return FAIL;
+      }
+      int res = allocateOne(c, r, s, d + 1, allocateSub, 0);
+      if (res != DONE) {
+        deallocate(c, p);
+      }
+      return res;
+    }
+    for (int i = start; i < devices.length; i++) {
+      Dev dev = devices[i];
+      if (rd.adminAccess() ? holdsForClaim(dev, c) : inUse(dev)) {
+        continue;
+      }
+      if (!isSelectable(rd, dev)) {
+        continue;
+      }
+      if (features.consumableCapacity() && capacityFit(rd, dev) != Capacity.Fit.FITS) {
+        continue;
+      }
+      Pick p = allocateDevice(c, rd, dev, false);
+      if (p == null) {
+        continue;
+      }
+      int res = allocateOne(c, r, s, d + 1, allocateSub, i + 1);
+      if (res == DONE) {
+        return DONE;
+      }
+      deallocate(c, p);
+      if (res == MAX_EXCEEDED) {
+        return MAX_EXCEEDED;
+      }
+    }
+    return FAIL;
+  }
+
+  boolean inUse(Dev dev) {
+    return dev.allocated || exclusiveHolders[dev.index] > 0;
+  }
+
+  boolean holdsForClaim(Dev dev, int c) {
+    if (exclusiveHolders[dev.index] == 0) {
+      return false;
+    }
+    for (Pick p : results[c]) {
+      if (p.dev() == dev && p.exclusive()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Upstream {@code isSelectable}: class and request selectors, per-device node selection. */
+  boolean isSelectable(RequestData rd, Dev dev) throws AllocationException {
+    Device device = dev.device;
+    if (!features.deviceBindingAndStatus()
+        && device.getBindingConditions() != null
+        && !device.getBindingConditions().isEmpty()) {
+      return false;
+    }
+    byte cached = rd.selectable[dev.index];
+    if (cached != 0) {
+      return cached == 1;
+    }
+    boolean ok = selectorsMatch(rd, dev) && nodeMatches(dev);
+    rd.selectable[dev.index] = (byte) (ok ? 1 : 2);
+    return ok;
+  }
+
+  /** Class selectors, then request selectors; no caching, no node check. */
+  boolean selectorsMatch(RequestData rd, Dev dev) throws AllocationException {
+    if (rd.deviceClass != null
+        && rd.deviceClass.getSpec() != null
+        && !matchAll(rd, dev, rd.deviceClass.getSpec().getSelectors(), true)) {
+      return false;
+    }
+    return matchAll(rd, dev, rd.selectors, false);
+  }
+
+  /** Whether a device of a per-device-node-selection slice is available on this node. */
+  boolean nodeMatches(Dev dev) throws AllocationException {
+    if (!dev.perDeviceNodeSelection()) {
+      return true;
+    }
+    Device device = dev.device;
+    try {
+      return NodeMatcher.matches(
+          node,
+          device.getNodeName(),
+          Boolean.TRUE.equals(device.getAllNodes()),
+          device.getNodeSelector());
+    } catch (NodeMatcher.InvalidSelectorException e) {
+      throw new AllocationException("failed to parse node selector: " + e.getMessage());
+    }
+  }
+
+  private boolean matchAll(RequestData rd, Dev dev, List<DeviceSelector> selectors, boolean isClass)
+      throws AllocationException {
+    if (selectors == null) {
+      return true;
+    }
+    for (int i = 0; i < selectors.size(); i++) {
+      DeviceSelector sel = selectors.get(i);
+      String where =
+          isClass
+              ? "class " + rd.deviceClass.getMetadata().getName()
+              : "claim " + Allocation.kobj(claims.get(rd.claimIndex));
+      if (sel.getCel() == null) {
+        // Validated before the search for requests; a class may still carry an unknown kind.
+        throw new AllocationException(
+            where + ": selector #" + i + ": CEL expression empty (unsupported selector type?)");
+      }
+      SelectorEngine.Compiled compiled = cel.compile(sel.getCel().getExpression());
+      if (compiled.compileError() != null) {
+        throw new AllocationException(
+            where + ": selector #" + i + ": CEL compile error: " + compiled.compileError());
+      }
+      boolean matches;
+      try {
+        matches = compiled.matches(dev.view(cel));
+      } catch (SelectorEngine.EvaluationException e) {
+        throw new AllocationException(
+            where + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
+      }
+      if (!matches) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  Capacity.Fit capacityFit(RequestData rd, Dev dev) {
+    Map<String, BigDecimal> already =
+        state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device());
+    return Capacity.fits(
+        already, rd.capacity, dev.device.getCapacity(), allocatingCapacity.get(dev.index));
+  }
+
+  boolean consumesCounters(Dev dev) {
+    return dev.device.getConsumesCounters() != null && !dev.device.getConsumesCounters().isEmpty();
+  }
+
+  /**
+   * Upstream {@code allocateDevice}: availability, counters, taints and constraints for one
+   * candidate; on success the state records it and the pick is returned for {@link #deallocate}.
+   * Unlike upstream, a rejection never leaves consumed counters behind.
+   */
+  Pick allocateDevice(int c, RequestData rd, Dev dev, boolean must) throws AllocationException {
+    boolean allowMulti = features.consumableCapacity() && dev.allowMultipleAllocations;
+    if (!allowMulti && rd.adminAccess() && holdsForClaim(dev, c)) {
+      return null;
+    }
+    if (!rd.adminAccess() && inUse(dev)) {
+      return null;
+    }
+    if (!features.partitionableDevices() && consumesCounters(dev)) {
+      return null;
+    }
+    boolean skipCounters = allowMulti && capacityInUse(dev);
+    boolean counters = false;
+    if (!skipCounters && consumesCounters(dev)) {
+      if (!takeCounters(dev)) {
+        return null;
+      }
+      counters = true;
+    }
+    if (features.deviceTaints()
+        && Taints.untolerated(dev.device.getTaints(), rd.tolerations) != null) {
+      if (counters) {
+        returnCounters(dev);
+      }
+      return null;
+    }
+    Constraints.Constraint[] cs = constraints[c];
+    for (int i = 0; i < cs.length; i++) {
+      if (!cs[i].add(rd, dev)) {
+        for (int e = 0; e < i; e++) {
+          cs[e].remove(rd, dev);
+        }
+        if (counters) {
+          returnCounters(dev);
+        }
+        if (must) {
+          throw new AllocationException(
+              "claim "
+                  + Allocation.kobj(claims.get(c))
+                  + ", request "
+                  + rd.name
+                  + ": cannot add device "
+                  + dev.id
+                  + " because a claim constraint would not be satisfied");
+        }
+        return null;
+      }
+    }
+    String shareId = null;
+    Map<String, io.fabric8.kubernetes.api.model.Quantity> consumed = null;
+    if (features.consumableCapacity()) {
+      if (capacityFit(rd, dev) != Capacity.Fit.FITS) {
+        for (Constraints.Constraint k : cs) {
+          k.remove(rd, dev);
+        }
+        if (counters) {
+          returnCounters(dev);
+        }
+        return null;
+      }
+      if (allowMulti) {
+        consumed = Capacity.consumedByRequest(rd.capacity, dev.device.getCapacity());
+        shareId = shareIds.next(claims.get(c), rd, dev, state);
+        Map<String, BigDecimal> sum =
+            allocatingCapacity.computeIfAbsent(dev.index, k -> new HashMap<>());
+        Capacity.values(consumed).forEach((k, v) -> sum.merge(k, v, BigDecimal::add));
+        pendingShares[dev.index]++;
+        if (consumed.isEmpty()) {
+          consumed = null;
+        }
+      }
+    }
+    if (!allowMulti) {
+      exclusiveHolders[dev.index]++;
+    }
+    Pick p = new Pick(rd, dev, !allowMulti, counters, shareId, consumed);
+    results[c].add(p);
+    return p;
+  }
+
+  void deallocate(int c, Pick p) {
+    for (Constraints.Constraint k : constraints[c]) {
+      k.remove(p.request(), p.dev());
+    }
+    if (p.exclusive()) {
+      exclusiveHolders[p.dev().index]--;
+    } else if (p.consumedCapacity() != null || p.shareId() != null) {
+      Map<String, BigDecimal> sum = allocatingCapacity.get(p.dev().index);
+      if (p.consumedCapacity() != null) {
+        Capacity.values(p.consumedCapacity())
+            .forEach((k, v) -> sum.merge(k, v.negate(), BigDecimal::add));
+      }
+      pendingShares[p.dev().index]--;
+      if (pendingShares[p.dev().index] == 0) {
+        allocatingCapacity.remove(p.dev().index);
+      }
+    }
+    if (p.countersConsumed()) {
+      returnCounters(p.dev());
+    }
+    results[c].remove(results[c].size() - 1);
+  }
+
+  private boolean capacityInUse(Dev dev) {
+    return state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device()) != null
+        || allocatingCapacity.containsKey(dev.index);
+  }
+
+  /** Adds the device's counter consumption; false (and nothing changed) if a counter runs out. */
+  private boolean takeCounters(Dev dev) {
+    String pool = dev.pool.id();
+    Map<String, Map<String, BigDecimal>> available =
+        availableCounters.computeIfAbsent(pool, k -> computeAvailable(dev.pool));
+    Map<String, Map<String, BigDecimal>> consumed =
+        consumedCounters.computeIfAbsent(pool, k -> new HashMap<>());
+    addCounters(consumed, dev, BigDecimal.ONE);
+    for (Map.Entry<String, Map<String, BigDecimal>> set : available.entrySet()) {
+      Map<String, BigDecimal> used = consumed.getOrDefault(set.getKey(), Map.of());
+      for (Map.Entry<String, BigDecimal> counter : set.getValue().entrySet()) {
+        BigDecimal u = used.getOrDefault(counter.getKey(), BigDecimal.ZERO);
+        if (counter.getValue().compareTo(u) < 0) {
+          addCounters(consumed, dev, BigDecimal.ONE.negate());
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private void returnCounters(Dev dev) {
+    addCounters(consumedCounters.get(dev.pool.id()), dev, BigDecimal.ONE.negate());
+  }
+
+  private static void addCounters(
+      Map<String, Map<String, BigDecimal>> consumed, Dev dev, BigDecimal sign) {
+    for (DeviceCounterConsumption dc : dev.device.getConsumesCounters()) {
+      Map<String, BigDecimal> set =
+          consumed.computeIfAbsent(dc.getCounterSet(), k -> new HashMap<>());
+      if (dc.getCounters() == null) {
+        continue;
+      }
+      dc.getCounters()
+          .forEach((name, counter) ->
+              set.merge(
+                  name, Quantities.value(counter.getValue()).multiply(sign), BigDecimal::add));
+    }
+  }
+
+  /** Counter sets minus what devices allocated before this allocation consume. */
+  Map<String, Map<String, BigDecimal>> computeAvailable(PoolInfo pool) {
+    Map<String, Map<String, BigDecimal>> out = new HashMap<>();
+    for (CounterSet cs : pool.counterSets.values()) {
+      Map<String, BigDecimal> counters = new HashMap<>();
+      if (cs.getCounters() != null) {
+        cs.getCounters().forEach((k, v) -> counters.put(k, Quantities.value(v.getValue())));
+      }
+      out.put(cs.getName(), counters);
+    }
+    for (List<ResourceSlice> group :
+        List.of(pool.slicesTargetingNode, pool.slicesNotTargetingNode)) {
+      for (ResourceSlice slice : group) {
+        for (Device d : NodeMatcher.list(slice.getSpec().getDevices())) {
+          if (!state.isInUse(
+              slice.getSpec().getDriver(), slice.getSpec().getPool().getName(), d.getName())) {
+            continue;
+          }
+          for (DeviceCounterConsumption dc : NodeMatcher.list(d.getConsumesCounters())) {
+            Map<String, BigDecimal> set = out.get(dc.getCounterSet());
+            if (set == null || dc.getCounters() == null) {
+              continue;
+            }
+            dc.getCounters()
+                .forEach((name, counter) -> {
+                  if (set.containsKey(name)) {
+                    set.merge(name, Quantities.value(counter.getValue()).negate(), BigDecimal::add);
+                  }
+                });
+          }
+        }
+      }
+    }
+    return out;
+  }
+}
