@@ -102,19 +102,22 @@ final class DomainsView extends LazyMapValue {
     return QuantityValue.ofPlain(raw);
   }
 
-  /** Converts an attribute as upstream does: lists first, then int, bool, string, version. */
+  /**
+   * Converts an attribute as upstream does. fabric8 gives empty lists for absent list fields, so a
+   * list counts as set only when it is not empty (validation forbids empty lists).
+   */
   private static Object attributeValue(String name, Object raw) {
     if (raw instanceof DeviceAttribute a) {
-      if (a.getInts() != null) {
+      if (notEmpty(a.getInts())) {
         return ImmutableList.copyOf(a.getInts());
       }
-      if (a.getBools() != null) {
+      if (notEmpty(a.getBools())) {
         return ImmutableList.copyOf(a.getBools());
       }
-      if (a.getStrings() != null) {
+      if (notEmpty(a.getStrings())) {
         return ImmutableList.copyOf(a.getStrings());
       }
-      if (a.getVersions() != null) {
+      if (notEmpty(a.getVersions())) {
         return versions(name, a.getVersions());
       }
       if (a.getInt() != null) {
@@ -132,6 +135,10 @@ final class DomainsView extends LazyMapValue {
       throw new AttributeException("attribute " + name + ": unsupported attribute value");
     }
     return plainValue(name, raw);
+  }
+
+  private static boolean notEmpty(List<?> list) {
+    return list != null && !list.isEmpty();
   }
 
   private static Object plainValue(String name, Object raw) {
