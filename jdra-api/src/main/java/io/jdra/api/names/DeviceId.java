@@ -7,14 +7,15 @@ import java.util.Objects;
  * {@code driver/pool/device} as upstream's structured {@code DeviceID}.
  *
  * <p>Pool names may themselves contain {@code /} (upstream allows several DNS subdomains joined by
- * slashes), while driver names and device names cannot; {@link #parse} relies on that. Immutable
- * and thread-safe.
+ * slashes), while driver names and device names cannot; {@link #parse} relies on that. Ordered by
+ * driver, then pool, then device (plain string order), the order in which the allocator visits
+ * pools. Immutable and thread-safe.
  *
  * @param driver the DRA driver name, e.g. {@code gpu.example.com}
  * @param pool the pool name, e.g. the node name
  * @param device the device name within the pool
  */
-public record DeviceId(String driver, String pool, String device) {
+public record DeviceId(String driver, String pool, String device) implements Comparable<DeviceId> {
 
   /**
    * @throws IllegalArgumentException when a part is empty
@@ -63,5 +64,14 @@ public record DeviceId(String driver, String pool, String device) {
   @Override
   public String toString() {
     return driver + "/" + pool + "/" + device;
+  }
+
+  @Override
+  public int compareTo(DeviceId o) {
+    int c = driver.compareTo(o.driver);
+    if (c == 0) {
+      c = pool.compareTo(o.pool);
+    }
+    return c != 0 ? c : device.compareTo(o.device);
   }
 }

@@ -95,6 +95,8 @@ public final class Quantity implements Comparable<Quantity> {
 
   /**
    * Converts fabric8's quantity (its amount and format strings, concatenated) into a quantity.
+   * Surrounding whitespace is ignored, as upstream's JSON decoding of a quantity ignores it
+   * (fabric8 keeps it in the amount).
    *
    * @throws QuantityFormatException when the fabric8 value is not a valid Kubernetes quantity
    * @throws NullPointerException when {@code q} is null
@@ -103,7 +105,7 @@ public final class Quantity implements Comparable<Quantity> {
     Objects.requireNonNull(q, "quantity");
     String amount = q.getAmount() == null ? "" : q.getAmount();
     String suffix = q.getFormat() == null ? "" : q.getFormat();
-    return parse(amount + suffix);
+    return parse(QuantityParser.trimSpace(amount + suffix));
   }
 
   /** {@code value} in the given format, as upstream's {@code NewQuantity}. */

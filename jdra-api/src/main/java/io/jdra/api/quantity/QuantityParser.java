@@ -264,4 +264,22 @@ final class QuantityParser {
     int signLen = str.charAt(0) == '-' || str.charAt(0) == '+' ? 1 : 0;
     return scan.numStart() > signLen;
   }
+
+  /** Removes leading and trailing white space as Go's strings.TrimSpace does. */
+  static String trimSpace(String s) {
+    int start = 0;
+    int end = s.length();
+    while (start < end && isGoSpace(s.charAt(start))) {
+      start++;
+    }
+    while (end > start && isGoSpace(s.charAt(end - 1))) {
+      end--;
+    }
+    return s.substring(start, end);
+  }
+
+  /** Go's unicode.IsSpace: ASCII/Latin-1 spacing plus the Unicode White_Space categories. */
+  private static boolean isGoSpace(char c) {
+    return "\t\n\u000B\f\r \u0085".indexOf(c) >= 0 || Character.isSpaceChar(c);
+  }
 }

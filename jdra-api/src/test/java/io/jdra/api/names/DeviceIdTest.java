@@ -3,6 +3,9 @@ package io.jdra.api.names;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,5 +53,20 @@ class DeviceIdTest {
     assertThatThrownBy(() -> new DeviceId("d", "", "x"))
         .hasMessage("device ID: the pool name is empty");
     assertThatThrownBy(() -> new DeviceId(null, "p", "x")).isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void ordersByDriverPoolDevice() {
+    List<DeviceId> ids =
+        new ArrayList<>(
+            List.of(
+                new DeviceId("b", "p", "x"),
+                new DeviceId("a", "q", "a"),
+                new DeviceId("a", "p", "y"),
+                new DeviceId("a", "p", "x")));
+    Collections.sort(ids);
+    assertThat(ids)
+        .extracting(DeviceId::toString)
+        .containsExactly("a/p/x", "a/p/y", "a/q/a", "b/p/x");
   }
 }

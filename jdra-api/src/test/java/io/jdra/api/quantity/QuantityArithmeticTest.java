@@ -281,6 +281,13 @@ class QuantityArithmeticTest {
     assertThat(Quantity.of(new io.fabric8.kubernetes.api.model.Quantity("1", "Gi")))
         .hasToString("1Gi");
     assertThat(Quantity.parse("1.5Gi").toFabric8().getAmount()).isEqualTo("1536");
+    // fabric8 keeps surrounding white space; upstream's JSON decoding trims it
+    assertThat(Quantity.of(new io.fabric8.kubernetes.api.model.Quantity("\t2Gi\n")))
+        .hasToString("2Gi");
+    assertThat(Quantity.of(new io.fabric8.kubernetes.api.model.Quantity("\u00a01 ")))
+        .hasToString("1");
+    assertThatThrownBy(() -> Quantity.of(new io.fabric8.kubernetes.api.model.Quantity(" ")))
+        .isInstanceOf(QuantityFormatException.class);
     assertThat(Quantity.parse("1.5Gi").toFabric8().getFormat()).isEqualTo("Mi");
   }
 
