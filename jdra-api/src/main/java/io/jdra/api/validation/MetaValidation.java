@@ -30,6 +30,8 @@ public final class MetaValidation {
   private static final Set<String> STANDARD_FINALIZERS =
       Set.of("kubernetes", "orphan", "foregroundDeletion");
   private static final String CONDITION_REASON_FMT = "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?";
+  private static final java.util.regex.Pattern CONDITION_REASON =
+      java.util.regex.Pattern.compile(CONDITION_REASON_FMT);
   private static final String CONDITION_REASON_ERR =
       "a condition reason must start with alphabetic character, optionally followed by a string of"
           + " alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
@@ -463,7 +465,7 @@ public final class MetaValidation {
     if (reason.isEmpty()) {
       errs.add(FieldError.required(p.child("reason"), ""));
     } else {
-      if (!reason.matches(CONDITION_REASON_FMT)) {
+      if (!CONDITION_REASON.matcher(reason).matches()) {
         errs.add(
             FieldError.invalid(
                 p.child("reason"),

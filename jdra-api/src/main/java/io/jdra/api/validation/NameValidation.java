@@ -55,7 +55,12 @@ public final class NameValidation {
 
   /** Length in UTF-8 bytes, as Go's {@code len(string)}. */
   static int len(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) >= 0x80) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+      }
+    }
+    return s.length();
   }
 
   /** Upstream {@code RegexError}. */
