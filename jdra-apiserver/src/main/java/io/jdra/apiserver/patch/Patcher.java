@@ -54,8 +54,9 @@ public final class Patcher {
    * Server-side apply; current may be null (create). Returns the new object with
    * metadata.managedFields updated.
    *
-   * @throws PatchException 400 for an undecodable body or a wrong apiVersion/kind, 409 Conflict
-   *     listing each conflicting field and its manager unless force
+   * @throws PatchException 400 for an undecodable body, a wrong apiVersion/kind, managedFields in
+   *     the body, undeclared fields or duplicate list-map keys; 409 Conflict listing each
+   *     conflicting field and its manager unless force; 422 when fieldManager is empty
    */
   public static ObjectNode apply(
       String apiVersion,
@@ -83,8 +84,18 @@ public final class Patcher {
       Instant now,
       String subresource)
       throws PatchException {
-    Objects.requireNonNull(fieldManager, "fieldManager");
     Objects.requireNonNull(now, "now");
+    if (fieldManager == null || fieldManager.isEmpty()) {
+      // upstream's ValidatePatchOptions, answered before the body is looked at
+      throw PatchException.invalid(
+          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required"
+              + " for apply patch",
+          java.util.List.of(
+              new PatchException.Cause(
+                  "FieldValueRequired",
+                  "Required value: is required for apply patch",
+                  "fieldManager")));
+    }
     return FieldManager.apply(
         apiVersion, kind, currentOrNull, body, fieldManager, force, now, subresource);
   }

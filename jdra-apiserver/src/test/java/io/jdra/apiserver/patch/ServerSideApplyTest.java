@@ -341,6 +341,27 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void fieldManagerIsRequired() {
+    assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes(POD), "", false, T1))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            e -> {
+              assertThat(e.code()).isEqualTo(422);
+              assertThat(e.reason()).isEqualTo("Invalid");
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is"
+                          + " required for apply patch");
+              assertThat(e.causes())
+                  .containsExactly(
+                      new PatchException.Cause(
+                          "FieldValueRequired",
+                          "Required value: is required for apply patch",
+                          "fieldManager"));
+            });
+  }
+
+  @Test
   void malformedYamlIsBadRequest() {
     assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes("a: [b"), "m", false, T1))
         .isInstanceOfSatisfying(
