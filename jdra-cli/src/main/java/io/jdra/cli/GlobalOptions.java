@@ -50,11 +50,10 @@ public final class GlobalOptions {
       paramLabel = "A=true,B=false",
       scope = ScopeType.INHERIT,
       converter = FeatureGatesConverter.class,
-      description = {
-        "Feature gates, upstream names and Kubernetes 1.36 defaults. Gates locked on in",
-        "1.36 may still be switched off here, to reproduce older behaviour. Known gates:",
-        "%n${jdra.feature-gates}"
-      })
+      description =
+          "Feature gates, upstream names and Kubernetes 1.36 defaults. Gates locked on in 1.36 may"
+              + " still be switched off here, to reproduce older behaviour. Known gates:%n"
+              + "${jdra.feature-gates}")
   FeatureGates featureGates = FeatureGates.defaults();
 
   /** The feature gates in effect for this invocation. */
