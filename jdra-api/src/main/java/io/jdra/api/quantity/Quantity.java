@@ -286,9 +286,9 @@ public final class Quantity implements Comparable<Quantity> {
   }
 
   /**
-   * The value rounded to an integer away from zero, as upstream's {@code Value()}. Where upstream's
-   * result overflows (undefined there), this saturates at {@link Long#MAX_VALUE}/{@link
-   * Long#MIN_VALUE}.
+   * The value rounded to an integer away from zero, as upstream's {@code Value()}. A value beyond
+   * the int64 range saturates at {@link Long#MAX_VALUE}/{@link Long#MIN_VALUE}, as current upstream
+   * does (older releases wrapped).
    */
   public long value() {
     return scaledValue(0);

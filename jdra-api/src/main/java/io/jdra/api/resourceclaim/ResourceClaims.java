@@ -26,6 +26,21 @@ public final class ResourceClaims {
   /** Upstream {@code ResourceClaimReservedForMaxSize}: at most this many consumers. */
   public static final int RESERVED_FOR_MAX_SIZE = 256;
 
+  /**
+   * Upstream {@code resourceapi.Finalizer}: set on allocated claims so they are not deleted while
+   * in use.
+   */
+  public static final String FINALIZER = "resource.kubernetes.io/delete-protection";
+
+  /**
+   * The annotation the ResourceClaim controller puts on a claim generated from a template: the name
+   * of the pod's {@code spec.resourceClaims} entry it was created for.
+   */
+  public static final String POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
+
+  /** Room for a hyphen and five random characters in a 63-character generated name. */
+  private static final int MAX_GENERATE_NAME_BASE = 57;
+
   private ResourceClaims() {}
 
   /**
@@ -165,6 +180,22 @@ public final class ResourceClaims {
         .withName(pod.getMetadata().getName())
         .withUid(pod.getMetadata().getUid())
         .build();
+  }
+
+  /**
+   * The {@code metadata.generateName} the ResourceClaim controller uses for a claim generated for a
+   * pod: {@code <pod>-<claim>-}; when longer than 57 characters both names are shortened in
+   * proportion to their length (and, as upstream, the trailing hyphen is then dropped).
+   */
+  public static String generateName(String podName, String podClaimName) {
+    String name = podName + "-" + podClaimName + "-";
+    if (name.length() <= MAX_GENERATE_NAME_BASE) {
+      return name;
+    }
+    int total = name.length();
+    return podName.substring(0, podName.length() * MAX_GENERATE_NAME_BASE / total)
+        + "-"
+        + podClaimName.substring(0, podClaimName.length() * MAX_GENERATE_NAME_BASE / total);
   }
 
   /** {@code status.reservedFor}, empty when unset. */

@@ -284,4 +284,27 @@ class ResourceClaimsTest {
         .endOpaque()
         .build();
   }
+
+  static Stream<Arguments> generateNames() {
+    String pod63 = "p".repeat(40);
+    return Stream.of(
+        Arguments.of("my-pod", "gpu", "my-pod-gpu-"),
+        Arguments.of("a".repeat(50), "claim", "a".repeat(50) + "-claim-"),
+        // 51 + 1 + 5 + 1 = 58 > 57: both parts shrink by 57/58, no trailing hyphen
+        Arguments.of("a".repeat(51), "claim", "a".repeat(50) + "-" + "claim".substring(0, 4)),
+        Arguments.of(pod63, "c".repeat(40), "p".repeat(27) + "-" + "c".repeat(27)));
+  }
+
+  @ParameterizedTest(name = "{0} + {1}")
+  @MethodSource("generateNames")
+  void generateNameAsTheClaimController(String pod, String claim, String expected) {
+    assertThat(ResourceClaims.generateName(pod, claim)).isEqualTo(expected);
+  }
+
+  @Test
+  void upstreamConstants() {
+    assertThat(ResourceClaims.FINALIZER).isEqualTo("resource.kubernetes.io/delete-protection");
+    assertThat(ResourceClaims.POD_CLAIM_NAME_ANNOTATION)
+        .isEqualTo("resource.kubernetes.io/pod-claim-name");
+  }
 }
