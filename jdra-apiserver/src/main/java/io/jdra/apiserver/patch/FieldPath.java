@@ -112,10 +112,18 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
     }
 
     static Key of(JsonNode item, List<String> keyNames) {
+      return of(item, keyNames, Map.of());
+    }
+
+    /** The key of a list-map item; absent key fields take their schema default, if any. */
+    static Key of(JsonNode item, List<String> keyNames, Map<String, JsonNode> defaults) {
       TreeMap<String, JsonNode> m = new TreeMap<>();
       for (String k : keyNames) {
         JsonNode v = item.get(k);
-        if (v != null && !v.isNull()) {
+        if (v == null || v.isNull()) {
+          v = defaults.get(k);
+        }
+        if (v != null) {
           m.put(k, v);
         }
       }

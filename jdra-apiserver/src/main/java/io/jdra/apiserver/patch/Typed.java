@@ -61,8 +61,19 @@ final class Typed {
     return Shape.ATOMIC;
   }
 
+  /**
+   * Defaults of list-map key fields (from the OpenAPI schema upstream builds apply on): a port
+   * applied without a protocol is the same item as the stored, defaulted TCP one.
+   */
+  private static final Map<String, Map<String, JsonNode>> KEY_DEFAULTS =
+      Map.of(
+          "core/v1.ContainerPort", Map.of("protocol", Json.NODES.stringNode("TCP")),
+          "core/v1.ServicePort", Map.of("protocol", Json.NODES.stringNode("TCP")));
+
   static FieldPath.Element itemElement(Field f, Shape s, JsonNode item) {
-    return s == Shape.LIST_MAP ? FieldPath.Key.of(item, f.listKeys()) : new FieldPath.Value(item);
+    return s == Shape.LIST_MAP
+        ? FieldPath.Key.of(item, f.listKeys(), KEY_DEFAULTS.getOrDefault(f.elem(), Map.of()))
+        : new FieldPath.Value(item);
   }
 
   // ---- field sets

@@ -234,6 +234,35 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void portKeyUsesTheProtocolDefault() throws Exception {
+    String stored =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p}
+        spec:
+          containers:
+          - name: c
+            ports: [{containerPort: 80, protocol: TCP}]
+        """;
+    String cfg =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p}
+        spec:
+          containers:
+          - name: c
+            ports: [{containerPort: 80, name: http}]
+        """;
+    ObjectNode out = apply(Yaml.obj(stored), cfg, "m", false);
+    assertThat(Select.at(out, "spec.containers[0].ports"))
+        .isEqualTo(Select.yaml("[{containerPort: 80, protocol: TCP, name: http}]"));
+    assertThat(fields(out, "m"))
+        .contains("k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}");
+  }
+
+  @Test
   void statusIsNotOwnedThroughTheMainResource() throws Exception {
     String cfg = POD + "status: {phase: Running}\n";
     ObjectNode pod = apply(null, cfg, "m", false);
