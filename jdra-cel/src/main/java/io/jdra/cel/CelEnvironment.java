@@ -16,7 +16,12 @@ import dev.cel.extensions.CelExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelStandardFunctions;
+import dev.cel.runtime.RuntimeEquality;
+import dev.cel.runtime.RuntimeHelpers;
+import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.IndexOperator;
+import dev.cel.runtime.standard.MatchesFunction;
+import dev.cel.runtime.standard.NotEqualsOperator;
 import java.util.Optional;
 
 /**
@@ -77,14 +82,34 @@ final class CelEnvironment {
             CelFunctionBinding.from(
                 "index_map", java.util.Map.class, Object.class, CelEnvironment::indexMap))
         .forEach(t::binding);
+    // Equality with fast paths for the scalar types selectors compare most.
+    CelFunctionBinding.fromOverloads(
+            "_==_",
+            CelFunctionBinding.from("equals", Object.class, Object.class, CelEnvironment::equal))
+        .forEach(t::binding);
+    CelFunctionBinding.fromOverloads(
+            "_!=_",
+            CelFunctionBinding.from(
+                "not_equals", Object.class, Object.class, (x, y) -> !equal(x, y)))
+        .forEach(t::binding);
+    // matches with the compiled-pattern cache (the standard binding compiles on every call).
+    CelFunctionBinding.fromOverloads(
+            "matches",
+            CelFunctionBinding.from("matches", String.class, String.class, RegexLibrary::matches),
+            CelFunctionBinding.from(
+                "matches_string", String.class, String.class, RegexLibrary::matches))
+        .forEach(t::binding);
     Cel cel =
         CelFactory.plannerCelBuilder()
             .setOptions(CEL_OPTIONS)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
             .setStandardFunctions(
                 CelStandardFunctions.newBuilder()
-                    .filterFunctions(
-                        (fn, overload) -> !(overload instanceof IndexOperator.IndexOverload))
+                    .filterFunctions((fn, overload) ->
+                        !(overload instanceof IndexOperator.IndexOverload)
+                            && !(overload instanceof MatchesFunction.MatchesOverload)
+                            && !(overload instanceof EqualsOperator.EqualsOverload)
+                            && !(overload instanceof NotEqualsOperator.NotEqualsOverload))
                     .build())
             .setTypeProvider(typeProvider(device))
             .addVar("device", device)
@@ -105,6 +130,23 @@ final class CelEnvironment {
             .addFunctionBindings(t.bindings())
             .build();
     return new CelEnvironment(cel, device);
+  }
+
+  private static final RuntimeEquality EQUALITY =
+      RuntimeEquality.create(RuntimeHelpers.create(), CEL_OPTIONS);
+
+  /** CEL equality; the standard implementation first probes for protobuf types on every call. */
+  static boolean equal(Object x, Object y) {
+    if (x instanceof String a && y instanceof String b) {
+      return a.equals(b);
+    }
+    if (x instanceof Long a && y instanceof Long b) {
+      return a.longValue() == b.longValue();
+    }
+    if (x instanceof Boolean a && y instanceof Boolean b) {
+      return a.booleanValue() == b.booleanValue();
+    }
+    return EQUALITY.objectEquals(x, y);
   }
 
   private static Object indexList(java.util.List<?> list, Object index)

@@ -137,7 +137,7 @@ final class QuantityLibrary {
 
   private static QuantityValue parse(String s) throws CelEvaluationException {
     try {
-      return new QuantityValue(Quantity.parse(s));
+      return QuantityValue.parse(s);
     } catch (IllegalArgumentException e) {
       throw new CelEvaluationException(e.getMessage());
     }
@@ -145,7 +145,7 @@ final class QuantityLibrary {
 
   private static boolean isQuantity(String s) {
     try {
-      Quantity.parse(s);
+      QuantityValue.parse(s);
       return true;
     } catch (IllegalArgumentException e) {
       return false;

@@ -59,7 +59,16 @@ final class RegexLibrary {
 
   private static final int MAX_PATTERNS = 256;
 
+  /** CEL's standard matches: RE2, unanchored (as cel-go's MatchString). */
+  static boolean matches(String s, String re) throws CelEvaluationException {
+    return compile(re, "").matcher(s).find();
+  }
+
   static Pattern compile(String re) throws CelEvaluationException {
+    return compile(re, "Illegal regex: ");
+  }
+
+  private static Pattern compile(String re, String errorPrefix) throws CelEvaluationException {
     Pattern cached = PATTERNS.get(re);
     if (cached != null) {
       return cached;
@@ -72,7 +81,7 @@ final class RegexLibrary {
       PATTERNS.put(re, p);
       return p;
     } catch (PatternSyntaxException e) {
-      throw new CelEvaluationException("Illegal regex: " + e.getMessage());
+      throw new CelEvaluationException(errorPrefix + e.getMessage());
     }
   }
 

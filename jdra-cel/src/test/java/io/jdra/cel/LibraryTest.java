@@ -157,6 +157,7 @@ class LibraryTest {
         t("semver('1.01.0')", "Minor number must not contain leading zeroes \"01\""),
         t("semver('1.0.0-')", "Prerelease is empty"),
         t("[].min()", "min called on empty list"),
+        t("'x'.matches('(')", "error parsing regexp: missing closing ): `(`"),
         t("[].max()", "max called on empty list"),
         t("'x'.find('(')", "Illegal regex: error parsing regexp: missing closing ): `(`"),
         t(
