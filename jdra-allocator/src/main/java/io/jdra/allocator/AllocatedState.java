@@ -67,7 +67,7 @@ public final class AllocatedState {
 
   /** Whether the device is allocated exclusively (upstream {@code AllocatedDevices.Has}). */
   public boolean isAllocatedExclusively(String driver, String pool, String device) {
-    return devices.contains(new DeviceId(driver, pool, device));
+    return !devices.isEmpty() && devices.contains(new DeviceId(driver, pool, device));
   }
 
   boolean exclusive(DeviceId key) {
@@ -79,6 +79,9 @@ public final class AllocatedState {
    * {@code IsDeviceAllocated}).
    */
   public boolean isInUse(String driver, String pool, String device) {
+    if (devices.isEmpty() && sharedDevices.isEmpty() && capacity.isEmpty()) {
+      return false;
+    }
     DeviceId key = new DeviceId(driver, pool, device);
     return devices.contains(key) || sharedDevices.contains(key) || capacity.containsKey(key);
   }
@@ -90,6 +93,9 @@ public final class AllocatedState {
 
   /** Capacity consumed on a shareable device by name, or null when none is recorded. */
   public Map<String, BigDecimal> consumedCapacity(String driver, String pool, String device) {
+    if (capacity.isEmpty()) {
+      return null;
+    }
     return capacity.get(new DeviceId(driver, pool, device));
   }
 

@@ -41,7 +41,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /** Small builders for allocator tests: terse names, upstream-like defaults. */
-final class Fixtures {
+public final class Fixtures {
   static final String DRIVER = "driver.example.com";
   static final String NODE = "node-1";
   static final String CLASS = "gpu";

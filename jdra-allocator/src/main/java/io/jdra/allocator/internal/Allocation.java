@@ -18,7 +18,9 @@ import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
 import io.jdra.api.names.DeviceId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -33,14 +35,66 @@ public final class Allocation {
 
   private Allocation() {}
 
-  /** Everything one allocation needs. */
+  /** Everything one allocation needs; slices are indexed by node once, as upstream does. */
   public record Inputs(
       AllocatorFeatures features,
       AllocatedState state,
       DeviceClassLister classes,
       List<ResourceSlice> slices,
       SelectorEngine cel,
-      long budget) {}
+      long budget,
+      Map<String, List<ResourceSlice>> slicesByNode,
+      List<ResourceSlice> sharedSlices) {
+
+    public Inputs(
+        AllocatorFeatures features,
+        AllocatedState state,
+        DeviceClassLister classes,
+        List<ResourceSlice> slices,
+        SelectorEngine cel,
+        long budget) {
+      this(features, state, classes, slices, cel, budget, byNode(slices), shared(slices));
+    }
+
+    /** Slices that may be relevant for the node: its own, and those without a node name. */
+    List<ResourceSlice> forNode(String node) {
+      List<ResourceSlice> own = slicesByNode.getOrDefault(node, List.of());
+      if (own.isEmpty()) {
+        return sharedSlices;
+      }
+      List<ResourceSlice> out = new ArrayList<>(own.size() + sharedSlices.size());
+      out.addAll(own);
+      out.addAll(sharedSlices);
+      return out;
+    }
+
+    static boolean nodeLocal(ResourceSlice s) {
+      String n = s.getSpec().getNodeName();
+      boolean counters =
+          s.getSpec().getSharedCounters() != null && !s.getSpec().getSharedCounters().isEmpty();
+      return n != null && !n.isEmpty() && !counters;
+    }
+
+    private static Map<String, List<ResourceSlice>> byNode(List<ResourceSlice> slices) {
+      Map<String, List<ResourceSlice>> out = new HashMap<>();
+      for (ResourceSlice s : slices) {
+        if (nodeLocal(s)) {
+          out.computeIfAbsent(s.getSpec().getNodeName(), k -> new ArrayList<>()).add(s);
+        }
+      }
+      return out;
+    }
+
+    private static List<ResourceSlice> shared(List<ResourceSlice> slices) {
+      List<ResourceSlice> out = new ArrayList<>();
+      for (ResourceSlice s : slices) {
+        if (!nodeLocal(s)) {
+          out.add(s);
+        }
+      }
+      return out;
+    }
+  }
 
   public static AllocationOutcome run(
       Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
@@ -57,7 +111,8 @@ public final class Allocation {
       Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException {
     List<Pools.Skipped> skipped = new ArrayList<>();
-    List<PoolInfo> pools = Pools.gather(in.slices(), node, in.features(), skipped);
+    List<PoolInfo> pools =
+        Pools.gather(in.forNode(NodeMatcher.name(node)), in.slices(), node, in.features(), skipped);
     Dev[] devices = devices(pools, in.state());
     RequestData[][][] requests = new RequestData[claims.size()][][];
     Search search =
@@ -92,6 +147,13 @@ public final class Allocation {
     for (PoolInfo p : pools) {
       if (p.invalid()) {
         throw new AllocationException("invalid resource pools were encountered");
+      }
+    }
+    // Slices of other nodes were never looked at; the explanation counts them too.
+    String name = NodeMatcher.name(node);
+    for (ResourceSlice slice : in.slices()) {
+      if (Inputs.nodeLocal(slice) && !slice.getSpec().getNodeName().equals(name)) {
+        skipped.add(new Pools.Skipped(slice, "node does not match"));
       }
     }
     return new AllocationOutcome.Unschedulable(Explainer.explain(search, skipped));

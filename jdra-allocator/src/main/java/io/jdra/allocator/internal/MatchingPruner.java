@@ -1,11 +1,227 @@
 package io.jdra.allocator.internal;
 
-/** Placeholder until the matching relaxation lands. */
+import io.jdra.allocator.AllocationException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Prunes with a bipartite matching relaxation: every device still to be picked (rest of the current
+ * request, the claim's later requests, all later claims) needs its own device among its candidates
+ * that are not taken. If no such matching exists, no completion exists, whatever the constraints,
+ * counters or capacity say; so cutting there never changes the first solution.
+ *
+ * <p>What the relaxation ignores (so it stays sound): firstAvailable requests (they may choose any
+ * alternative), admin access and shareable devices (they need no exclusive device), counters and
+ * capacity beyond what each device needs on its own, and constraints of claims not yet started.
+ * Constraints of the current claim narrow candidates to devices they still admit.
+ */
 final class MatchingPruner implements Pruner {
-  MatchingPruner(Search search) {}
+  private final Search s;
+
+  /** Per request: statically usable device indices (null until computed). */
+  private final int[][][][] candidates;
+
+  /** Per request: whether some candidate can be shared (then it needs no exclusive device). */
+  private final boolean[][][] shareable;
+
+  // Scratch for the matching.
+  private final int[] matchOfDevice;
+  private final int[] seen;
+  private int stamp;
+  private final List<int[]> slots = new ArrayList<>();
+
+  MatchingPruner(Search s) {
+    this.s = s;
+    int n = s.claims.size();
+    candidates = new int[n][][][];
+    shareable = new boolean[n][][];
+    for (int c = 0; c < n; c++) {
+      candidates[c] = new int[s.requests[c].length][][];
+      shareable[c] = new boolean[s.requests[c].length][];
+      for (int r = 0; r < s.requests[c].length; r++) {
+        candidates[c][r] = new int[s.requests[c][r].length][];
+        shareable[c][r] = new boolean[s.requests[c][r].length];
+      }
+    }
+    matchOfDevice = new int[s.devices.length];
+    seen = new int[s.devices.length];
+  }
 
   @Override
-  public boolean feasible(int c, int r, int s, int d, int start) {
+  public boolean feasible(int c, int r, int sub, int d, int start) {
+    slots.clear();
+    RequestData cur = s.requests[c][r][sub];
+    if (!addSlots(cur, c, d, start, true)) {
+      return false;
+    }
+    for (int rr = r + 1; rr < s.requests[c].length; rr++) {
+      RequestData rd = s.requests[c][rr][0];
+      if (rd.isSubRequest()) {
+        continue;
+      }
+      if (!addSlots(rd, c, 0, 0, true)) {
+        return false;
+      }
+    }
+    for (int cc = c + 1; cc < s.claims.size(); cc++) {
+      for (RequestData[] subs : s.requests[cc]) {
+        if (subs[0].isSubRequest()) {
+          continue;
+        }
+        if (!addSlots(subs[0], cc, 0, 0, false)) {
+          return false;
+        }
+      }
+    }
+    return matchAll();
+  }
+
+  /** Adds one slot per device still needed; false when some slot has no candidate at all. */
+  private boolean addSlots(RequestData rd, int c, int d, int start, boolean sameClaim) {
+    int need = rd.numDevices - d;
+    if (need <= 0) {
+      return true;
+    }
+    if (rd.allMode()) {
+      for (int i = d; i < rd.allDevices.size(); i++) {
+        Dev dev = rd.allDevices.get(i);
+        if (!rd.adminAccess() && s.inUse(dev)) {
+          return false;
+        }
+        if (!shareableDev(dev) && !rd.adminAccess()) {
+          slots.add(new int[] {dev.index});
+        }
+      }
+      return true;
+    }
+    int[] all = candidates(rd);
+    boolean free =
+        rd.adminAccess() || shareable[rd.claimIndex][rd.requestIndex][rd.subRequestIndex];
+    int[] usable = new int[all.length];
+    int n = 0;
+    for (int idx : all) {
+      if (idx < start) {
+        continue;
+      }
+      Dev dev = s.devices[idx];
+      if (!rd.adminAccess() && s.inUse(dev)) {
+        continue;
+      }
+      if (sameClaim && !admitted(c, rd, dev)) {
+        continue;
+      }
+      usable[n++] = idx;
+    }
+    if (free) {
+      return n > 0;
+    }
+    if (n < need) {
+      return false;
+    }
+    int[] cand = Arrays.copyOf(usable, n);
+    for (int k = 0; k < need; k++) {
+      slots.add(cand);
+    }
     return true;
+  }
+
+  private boolean admitted(int c, RequestData rd, Dev dev) {
+    for (Constraints.Constraint k : s.constraints[c]) {
+      if (!k.admits(rd, dev)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean shareableDev(Dev dev) {
+    return s.features.consumableCapacity() && dev.allowMultipleAllocations;
+  }
+
+  /** Devices that pass every check that does not depend on other picks. */
+  private int[] candidates(RequestData rd) {
+    int[] cached = candidates[rd.claimIndex][rd.requestIndex][rd.subRequestIndex];
+    if (cached != null) {
+      return cached;
+    }
+    int[] out = new int[s.devices.length];
+    int n = 0;
+    boolean share = false;
+    for (Dev dev : s.devices) {
+      if (!statically(rd, dev)) {
+        continue;
+      }
+      out[n++] = dev.index;
+      share |= shareableDev(dev);
+    }
+    int[] result = Arrays.copyOf(out, n);
+    candidates[rd.claimIndex][rd.requestIndex][rd.subRequestIndex] = result;
+    shareable[rd.claimIndex][rd.requestIndex][rd.subRequestIndex] = share;
+    return result;
+  }
+
+  private boolean statically(RequestData rd, Dev dev) {
+    if (!rd.adminAccess() && dev.allocated) {
+      return false;
+    }
+    try {
+      if (!s.isSelectable(rd, dev)) {
+        return false;
+      }
+    } catch (AllocationException e) {
+      // The plain search would report this error if it got there; the relaxation must not
+      // decide anything on it, so the device stays a candidate.
+      return true;
+    }
+    if (!s.features.partitionableDevices()
+        && dev.device.getConsumesCounters() != null
+        && !dev.device.getConsumesCounters().isEmpty()) {
+      return false;
+    }
+    if (s.features.deviceTaints()
+        && Taints.untolerated(dev.device.getTaints(), rd.tolerations) != null) {
+      return false;
+    }
+    if (s.features.consumableCapacity()) {
+      Capacity.Fit fit =
+          Capacity.fits(
+              s.state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device()),
+              rd.capacity,
+              dev.device.getCapacity(),
+              null);
+      return fit == Capacity.Fit.FITS;
+    }
+    return true;
+  }
+
+  /** Kuhn's augmenting paths, slots with fewest candidates first. */
+  private boolean matchAll() {
+    if (slots.isEmpty()) {
+      return true;
+    }
+    slots.sort((a, b) -> Integer.compare(a.length, b.length));
+    Arrays.fill(matchOfDevice, -1);
+    for (int i = 0; i < slots.size(); i++) {
+      stamp++;
+      if (!augment(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean augment(int slot) {
+    for (int dev : slots.get(slot)) {
+      if (seen[dev] == stamp) {
+        continue;
+      }
+      seen[dev] = stamp;
+      if (matchOfDevice[dev] < 0 || augment(matchOfDevice[dev])) {
+        matchOfDevice[dev] = slot;
+        return true;
+      }
+    }
+    return false;
   }
 }

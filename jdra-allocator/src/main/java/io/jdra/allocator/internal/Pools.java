@@ -26,11 +26,15 @@ final class Pools {
   record Skipped(ResourceSlice slice, String reason) {}
 
   static List<PoolInfo> gather(
-      List<ResourceSlice> allSlices, Node node, AllocatorFeatures features, List<Skipped> skipped)
+      List<ResourceSlice> slicesForNode,
+      List<ResourceSlice> allSlices,
+      Node node,
+      AllocatorFeatures features,
+      List<Skipped> skipped)
       throws AllocationException {
     Map<PoolKey, List<ResourceSlice>> pools = new LinkedHashMap<>();
     String nodeName = NodeMatcher.name(node);
-    for (ResourceSlice slice : allSlices) {
+    for (ResourceSlice slice : slicesForNode) {
       ResourceSliceSpec spec = slice.getSpec();
       boolean hasCounters = spec.getSharedCounters() != null && !spec.getSharedCounters().isEmpty();
       String sliceNode = NodeMatcher.nz(spec.getNodeName());

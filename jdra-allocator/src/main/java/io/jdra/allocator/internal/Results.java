@@ -1,19 +1,16 @@
 package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.NodeSelector;
-import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
-import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationConfigurationBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClaimConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassConfiguration;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.jdra.allocator.AllocationException;
 import java.util.ArrayList;
@@ -44,53 +41,40 @@ final class Results {
                 + ": "
                 + e.getMessage());
       }
-      out.add(
-          new AllocationResultBuilder()
-              .withNewDevices()
-              .withResults(results)
-              .withConfig(config(search, c, claim))
-              .endDevices()
-              .withNodeSelector(nodeSelector)
-              .build());
+      // Plain setters: fabric8's builders cost more than the whole search in the common case.
+      DeviceAllocationResult devices = new DeviceAllocationResult();
+      devices.setResults(results);
+      devices.setConfig(config(search, c, claim));
+      AllocationResult result = new AllocationResult();
+      result.setDevices(devices);
+      result.setNodeSelector(nodeSelector);
+      out.add(result);
     }
     return out;
   }
 
   private static DeviceRequestAllocationResult result(Search search, Pick p) {
     RequestData rd = p.request();
-    DeviceRequestAllocationResultBuilder b =
-        new DeviceRequestAllocationResultBuilder()
-            .withRequest(rd.resultName())
-            .withDriver(p.dev().id.driver())
-            .withPool(p.dev().id.pool())
-            .withDevice(p.dev().id.device())
-            .withAdminAccess(rd.adminAccess() ? Boolean.TRUE : null)
-            .withTolerations(rd.tolerations.isEmpty() ? null : new ArrayList<>(rd.tolerations))
-            .withShareID(p.shareId());
-    if (p.consumedCapacity() != null) {
-      b.withConsumedCapacity(new LinkedHashMap<>(p.consumedCapacity()));
-    }
+    // Unset fields stay null, so they are omitted as upstream omits them.
+    DeviceRequestAllocationResult r = new DeviceRequestAllocationResult();
+    r.setRequest(rd.resultName());
+    r.setDriver(p.dev().id.driver());
+    r.setPool(p.dev().id.pool());
+    r.setDevice(p.dev().id.device());
+    r.setAdminAccess(rd.adminAccess() ? Boolean.TRUE : null);
+    r.setTolerations(rd.tolerations.isEmpty() ? null : new ArrayList<>(rd.tolerations));
+    r.setShareID(p.shareId());
+    r.setConsumedCapacity(
+        p.consumedCapacity() == null ? null : new LinkedHashMap<>(p.consumedCapacity()));
+    r.setBindingConditions(null);
+    r.setBindingFailureConditions(null);
+    r.setSkipNodeOperations(null);
     if (search.features.deviceBindingAndStatus()) {
       List<String> bc = p.dev().device.getBindingConditions();
       List<String> bfc = p.dev().device.getBindingFailureConditions();
-      b.withBindingConditions(bc == null || bc.isEmpty() ? null : new ArrayList<>(bc));
-      b.withBindingFailureConditions(bfc == null || bfc.isEmpty() ? null : new ArrayList<>(bfc));
+      r.setBindingConditions(bc == null || bc.isEmpty() ? null : new ArrayList<>(bc));
+      r.setBindingFailureConditions(bfc == null || bfc.isEmpty() ? null : new ArrayList<>(bfc));
     }
-    DeviceRequestAllocationResult r = b.build();
-    // fabric8 builders turn null lists into empty ones; upstream omits them.
-    if (rd.tolerations.isEmpty()) {
-      r.setTolerations(null);
-    }
-    if (r.getBindingConditions() != null && r.getBindingConditions().isEmpty()) {
-      r.setBindingConditions(null);
-    }
-    if (r.getBindingFailureConditions() != null && r.getBindingFailureConditions().isEmpty()) {
-      r.setBindingFailureConditions(null);
-    }
-    if (r.getConsumedCapacity() != null && r.getConsumedCapacity().isEmpty()) {
-      r.setConsumedCapacity(null);
-    }
-    r.setSkipNodeOperations(null);
     return r;
   }
 
@@ -186,16 +170,16 @@ final class Results {
         sel = dev.slice.getSpec().getNodeSelector();
       }
       if (name != null || Boolean.TRUE.equals(dev.device.getBindsToNode())) {
-        return new NodeSelectorBuilder()
-            .addNewNodeSelectorTerm()
-            .addToMatchFields(
-                new NodeSelectorRequirementBuilder()
-                    .withKey("metadata.name")
-                    .withOperator("In")
-                    .withValues(nodeName)
-                    .build())
-            .endNodeSelectorTerm()
-            .build();
+        NodeSelectorRequirement req = new NodeSelectorRequirement();
+        req.setKey("metadata.name");
+        req.setOperator("In");
+        req.setValues(new ArrayList<>(List.of(nodeName)));
+        NodeSelectorTerm term = new NodeSelectorTerm();
+        term.setMatchFields(new ArrayList<>(List.of(req)));
+        term.setMatchExpressions(null);
+        NodeSelector ns = new NodeSelector();
+        ns.setNodeSelectorTerms(new ArrayList<>(List.of(term)));
+        return ns;
       }
       if (sel != null && sel.getNodeSelectorTerms() != null) {
         List<NodeSelectorTerm> terms = sel.getNodeSelectorTerms();
