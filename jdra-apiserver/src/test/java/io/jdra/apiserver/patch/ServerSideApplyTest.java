@@ -234,6 +234,103 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void nestedListMapItemsArePruned() throws Exception {
+    String v1 =
+        """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: d}
+        spec:
+          replicas: 2
+          template:
+            spec:
+              containers:
+              - name: a
+                image: x
+                env: [{name: A, value: "1"}, {name: B, value: "2"}]
+        """;
+    ObjectNode d = apply(null, v1, "kubectl", false);
+    ObjectNode out =
+        apply(
+            d,
+            v1.replace(", {name: B, value: \"2\"}", "").replace("  replicas: 2\n", ""),
+            "kubectl",
+            false);
+    assertThat(Select.at(out, "spec.template.spec.containers[0].env"))
+        .isEqualTo(Select.yaml("[{name: A, value: \"1\"}]"));
+    assertThat(out.get("spec").has("replicas")).isFalse();
+  }
+
+  @Test
+  void twoControllersShareAClaimStatus() throws Exception {
+    ObjectNode claim =
+        Yaml.obj(
+            "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: c, namespace:"
+                + " default}, spec: {devices: {requests: [{name: r, exactly: {deviceClassName:"
+                + " g}}]}}}");
+    String alloc =
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata: {name: c, namespace: default}
+        status:
+          allocation:
+            devices:
+              results: [{request: r, driver: d, pool: p, device: g0}]
+          reservedFor: [{resource: pods, name: p1, uid: u1}]
+        """;
+    ObjectNode s1 =
+        Patcher.apply(
+            "resource.k8s.io/v1",
+            "ResourceClaim",
+            claim,
+            Yaml.bytes(alloc),
+            "scheduler",
+            false,
+            T1,
+            "status");
+    String reserve =
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata: {name: c, namespace: default}
+        status:
+          reservedFor: [{resource: pods, name: p2, uid: u2}]
+        """;
+    ObjectNode s2 =
+        Patcher.apply(
+            "resource.k8s.io/v1",
+            "ResourceClaim",
+            s1,
+            Yaml.bytes(reserve),
+            "controller",
+            false,
+            T2,
+            "status");
+    assertThat(Select.at(s2, "status.reservedFor[*].uid")).isEqualTo(Select.yaml("[u1, u2]"));
+    String unreserve =
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata: {name: c, namespace: default}
+        status: {}
+        """;
+    ObjectNode s3 =
+        Patcher.apply(
+            "resource.k8s.io/v1",
+            "ResourceClaim",
+            s2,
+            Yaml.bytes(unreserve),
+            "controller",
+            false,
+            T2,
+            "status");
+    assertThat(Select.at(s3, "status.reservedFor[*].uid")).isEqualTo(Select.yaml("[u1]"));
+    assertThat(Select.at(s3, "status.allocation.devices.results[0].device").stringValue())
+        .isEqualTo("g0");
+  }
+
+  @Test
   void portKeyUsesTheProtocolDefault() throws Exception {
     String stored =
         """

@@ -254,6 +254,58 @@ class StrategicMergePatchTest {
             "spec.template.spec.containers",
             "[{name: a, image: x}, {name: b, image: z}]"),
         c(
+            "kubectl apply switching a deployment strategy uses $retainKeys",
+            """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: d}
+            spec:
+              strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+            """,
+            "{\"spec\":{\"strategy\":{\"$retainKeys\":[\"type\"],\"rollingUpdate\":null,"
+                + "\"type\":\"Recreate\"}}}",
+            "spec.strategy",
+            "{type: Recreate}"),
+        c(
+            "kubectl rollout restart annotates the template",
+            """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: d}
+            spec:
+              template:
+                metadata: {labels: {app: a}}
+                spec:
+                  containers: [{name: a, image: x}]
+            """,
+            "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":"
+                + "{\"kubectl.kubernetes.io/restartedAt\":\"2026-11-21T10:00:00Z\"}}}}}",
+            "spec.template.metadata",
+            "{labels: {app: a}, annotations: {kubectl.kubernetes.io/restartedAt:"
+                + " \"2026-11-21T10:00:00Z\"}}"),
+        c(
+            "kubectl set image",
+            """
+            apiVersion: apps/v1
+            kind: Deployment
+            metadata: {name: d}
+            spec:
+              template:
+                spec:
+                  containers: [{name: a, image: x}, {name: b, image: y}]
+            """,
+            "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"b\","
+                + "\"image\":\"y:2\"}]}}}}",
+            "spec.template.spec.containers[*].image",
+            "[x, \"y:2\"]"),
+        c(
+            "kubectl cordon",
+            "{apiVersion: v1, kind: Node, metadata: {name: n}, spec: {taints: [{key: a, effect:"
+                + " NoSchedule}]}}",
+            "{\"spec\":{\"unschedulable\":true}}",
+            "spec",
+            "{unschedulable: true, taints: [{key: a, effect: NoSchedule}]}"),
+        c(
             "job template containers merge by name",
             """
             apiVersion: batch/v1
