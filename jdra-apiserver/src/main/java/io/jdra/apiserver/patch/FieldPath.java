@@ -156,7 +156,11 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
 
     @Override
     public int hashCode() {
-      return fields.keySet().hashCode();
+      int h = 0;
+      for (Map.Entry<String, JsonNode> e : fields.entrySet()) {
+        h = 31 * h + e.getKey().hashCode() + valueHash(e.getValue());
+      }
+      return h;
     }
   }
 
@@ -184,7 +188,7 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
 
     @Override
     public int hashCode() {
-      return value.isString() ? value.stringValue().hashCode() : 0;
+      return valueHash(value);
     }
   }
 
@@ -203,6 +207,20 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
     public String encode() {
       return "i:" + index;
     }
+  }
+
+  /** A hash consistent with {@link #compareValues} equality (numbers by value). */
+  static int valueHash(JsonNode v) {
+    if (v == null) {
+      return 0;
+    } else if (v.isString()) {
+      return v.stringValue().hashCode();
+    } else if (v.isNumber()) {
+      return v.decimalValue().stripTrailingZeros().hashCode();
+    } else if (v.isBoolean()) {
+      return Boolean.hashCode(v.booleanValue());
+    }
+    return v.size();
   }
 
   /** Decodes one fieldsV1 key; null for "." (the node itself). */
