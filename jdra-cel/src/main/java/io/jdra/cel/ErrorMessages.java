@@ -30,12 +30,43 @@ final class ErrorMessages {
     return new CelEvaluationException(clean(String.valueOf(e.getMessage())), e);
   }
 
+  private static final Pattern NOT_ITERABLE =
+      Pattern.compile("^Unexpected iter_range type: class (\\S+)$");
+  private static final Pattern NO_OVERLOAD =
+      Pattern.compile("^No matching overload for function '([^']*)'\\..*$", Pattern.DOTALL);
+
   static String clean(String message) {
     String m = PREFIX.matcher(message).replaceFirst("");
     Matcher missing = MISSING_KEY.matcher(m);
     if (missing.matches()) {
       return "no such key: " + missing.group(1);
     }
-    return m;
+    Matcher notIterable = NOT_ITERABLE.matcher(m);
+    if (notIterable.matches()) {
+      return "got '" + goTypeName(notIterable.group(1)) + "', expected iterable type";
+    }
+    Matcher noOverload = NO_OVERLOAD.matcher(m);
+    if (noOverload.matches()) {
+      return "no such overload: " + noOverload.group(1);
+    }
+    return switch (m) {
+      case "/ by zero" -> "division by zero";
+      case "long overflow", "integer overflow" -> "integer overflow";
+      default -> m;
+    };
+  }
+
+  /** cel-go's Go type of a value (%T), for the Java class holding it. */
+  private static String goTypeName(String javaClass) {
+    return switch (javaClass) {
+      case "java.lang.Long" -> "types.Int";
+      case "java.lang.String" -> "types.String";
+      case "java.lang.Boolean" -> "types.Bool";
+      case "java.lang.Double" -> "types.Double";
+      case "com.google.common.primitives.UnsignedLong" -> "types.Uint";
+      case "io.jdra.cel.Semver" -> "cel.Semver";
+      case "io.jdra.cel.QuantityValue" -> "cel.Quantity";
+      default -> javaClass;
+    };
   }
 }

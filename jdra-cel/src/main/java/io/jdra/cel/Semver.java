@@ -44,8 +44,28 @@ final class Semver extends CelValue implements Comparable<Semver> {
     return patch;
   }
 
+  /**
+   * Parsed versions by text (devices publish few distinct versions). Bounded; cleared when full.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Semver> PARSED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final int MAX_PARSED = 4096;
+
   /** Strict parsing as semver.Parse; throws IllegalArgumentException with the Go message. */
   static Semver parse(String s) {
+    Semver v = PARSED.get(s);
+    if (v == null) {
+      v = parseUncached(s);
+      if (PARSED.size() >= MAX_PARSED) {
+        PARSED.clear();
+      }
+      PARSED.put(s, v);
+    }
+    return v;
+  }
+
+  private static Semver parseUncached(String s) {
     if (s.isEmpty()) {
       throw new IllegalArgumentException("Version string empty");
     }

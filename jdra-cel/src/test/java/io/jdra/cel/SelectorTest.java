@@ -222,10 +222,40 @@ class SelectorTest {
             dev().attribute("n", 1L).build(),
             "CEL result of type int could not be converted to bool"),
         runtimeError(
-            "macro on scalar",
+            "macro on int",
             "device.attributes[\"dra.example.com\"].name.exists(x, x > 0)",
             dev().attribute("name", 1L).build(),
-            ""),
+            "got 'types.Int', expected iterable type"),
+        runtimeError(
+            "macro on string",
+            "device.attributes[\"dra.example.com\"].name.exists(x, x == \"fish\")",
+            dev().attribute("name", "fish").build(),
+            "got 'types.String', expected iterable type"),
+        runtimeError(
+            "macro on bool",
+            "device.attributes[\"dra.example.com\"].name.exists(x, x == true)",
+            dev().attribute("name", true).build(),
+            "got 'types.Bool', expected iterable type"),
+        runtimeError(
+            "macro on version",
+            "device.attributes[\"dra.example.com\"].name.exists(x, x.isGreaterThan(semver(\"0.0.1\")))",
+            dev().version("name", "1.0.0").build(),
+            "got 'cel.Semver', expected iterable type"),
+        runtimeError(
+            "wrong attribute type for a function",
+            "device.attributes[\"dra.example.com\"].name.isGreaterThan(quantity(\"1\"))",
+            dev().attribute("name", "x").build(),
+            "no such overload: isGreaterThan"),
+        runtimeError(
+            "division by zero",
+            "device.attributes[\"dra.example.com\"].n / 0 == 1",
+            dev().attribute("n", 1L).build(),
+            "division by zero"),
+        runtimeError(
+            "integer overflow",
+            "device.attributes[\"dra.example.com\"].n + 9223372036854775807 > 0",
+            dev().attribute("n", 1L).build(),
+            "integer overflow"),
         compileError(
             "includes without DRAListTypeAttributes",
             "device.attributes[\"dra.example.com\"].attr.includes(\"fish\")",
