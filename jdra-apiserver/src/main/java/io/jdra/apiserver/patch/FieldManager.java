@@ -441,7 +441,10 @@ final class FieldManager {
     try {
       n = body == null || body.length == 0 ? null : parseYamlOrJson(body);
     } catch (JacksonException e) {
-      throw PatchException.badRequest("error decoding patch: " + e.getOriginalMessage(), e);
+      // upstream: the YAML to JSON conversion fails first (duplicate keys included)
+      throw PatchException.badRequest(
+          "error encoding patch: error converting YAML to JSON: yaml: " + e.getOriginalMessage(),
+          e);
     }
     if (n == null || n.isNull() || n.isMissingNode()) {
       return Json.object();
@@ -455,6 +458,12 @@ final class FieldManager {
     return (ObjectNode) n;
   }
 
+  /** YAML as sigs.k8s.io/yaml reads it for apply: a key given twice is an error. */
+  private static final tools.jackson.databind.ObjectMapper APPLY_YAML =
+      tools.jackson.dataformat.yaml.YAMLMapper.builder()
+          .enable(tools.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .build();
+
   /** kubectl sends JSON (a YAML subset); the JSON parser is much faster than the YAML one. */
   private static JsonNode parseYamlOrJson(byte[] body) {
     int i = 0;
@@ -467,7 +476,7 @@ final class FieldManager {
         return n;
       }
     }
-    return Json.YAML.readTree(body);
+    return APPLY_YAML.readTree(body);
   }
 
   private static String gvk(String apiVersion, String kind) {

@@ -487,14 +487,17 @@ class ServerSideApplyTest {
             });
   }
 
-  @Test
-  void malformedYamlIsBadRequest() {
-    assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes("a: [b"), "m", false, T1))
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"a: [b", "apiVersion: v1\nkind: Pod\nkind: Pod\n"})
+  void malformedYamlIsBadRequest(String body) {
+    assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes(body), "m", false, T1))
         .isInstanceOfSatisfying(
             PatchException.class,
             e -> {
               assertThat(e.code()).isEqualTo(400);
-              assertThat(e.getMessage()).startsWith("error decoding patch: ");
+              assertThat(e.getMessage())
+                  .startsWith("error encoding patch: error converting YAML to JSON: yaml: ");
             });
   }
 
