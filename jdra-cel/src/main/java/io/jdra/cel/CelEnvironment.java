@@ -13,6 +13,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.StructType;
 import dev.cel.common.types.StructTypeReference;
 import dev.cel.extensions.CelExtensions;
+import dev.cel.extensions.CelListsExtensions;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelStandardFunctions;
@@ -46,6 +47,10 @@ final class CelEnvironment {
           .populateMacroCalls(false)
           .build();
 
+  /** lists.range is declared by {@link ListsLibrary} with a size guard. */
+  private static final java.util.Set<CelListsExtensions.Function> LISTS_WITHOUT_RANGE =
+      java.util.EnumSet.complementOf(java.util.EnumSet.of(CelListsExtensions.Function.RANGE));
+
   private final Cel cel;
   private final StructType deviceType;
 
@@ -69,6 +74,7 @@ final class CelEnvironment {
     QuantityLibrary.register(t);
     RegexLibrary.register(t);
     ListsLibrary.register(t);
+    ListsLibrary.registerRange(t);
     FormatFunction.register(t);
     if (listTypeAttributes) {
       ListsLibrary.registerIncludes(t);
@@ -117,13 +123,13 @@ final class CelEnvironment {
                 CelExtensions.strings(),
                 CelExtensions.bindings(),
                 CelExtensions.optional(),
-                CelExtensions.lists(),
+                CelExtensions.lists(LISTS_WITHOUT_RANGE),
                 CelExtensions.sets(CEL_OPTIONS),
                 CelExtensions.comprehensions())
             .addRuntimeLibraries(
                 CelExtensions.strings(),
                 CelExtensions.optional(),
-                CelExtensions.lists(),
+                CelExtensions.lists(LISTS_WITHOUT_RANGE),
                 CelExtensions.sets(CEL_OPTIONS),
                 CelExtensions.comprehensions())
             .addFunctionDeclarations(t.declarations())

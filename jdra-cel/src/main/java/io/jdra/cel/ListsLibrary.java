@@ -99,6 +99,34 @@ final class ListsLibrary {
             "list_a_last_index_of_int", List.class, Object.class, (l, x) -> indexOf(l, x, true)));
   }
 
+  /**
+   * The largest list {@code lists.range} builds: one evaluation may cost at most the cost limit,
+   * and building the list happens before any cost accounting could stop it.
+   */
+  static final long MAX_RANGE = CompilerOptions.DEFAULT_COST_LIMIT;
+
+  /** The CEL lists extension's {@code lists.range(n)}, refusing sizes no evaluation may reach. */
+  static void registerRange(FunctionTable t) {
+    t.global(
+        "lists.range",
+        "lists_range",
+        ListType.create(INT),
+        List.of(INT),
+        CelFunctionBinding.from("lists_range", Long.class, ListsLibrary::range));
+  }
+
+  private static List<Long> range(long n) throws CelEvaluationException {
+    if (n > MAX_RANGE) {
+      throw new CelEvaluationException(RuntimeCost.MESSAGE);
+    }
+    com.google.common.collect.ImmutableList.Builder<Long> b =
+        com.google.common.collect.ImmutableList.builderWithExpectedSize((int) Math.max(n, 0));
+    for (long i = 0; i < n; i++) {
+      b.add(i);
+    }
+    return b.build();
+  }
+
   /** DRA's {@code includes} (only with DRAListTypeAttributes). */
   static void registerIncludes(FunctionTable t) {
     t.member(

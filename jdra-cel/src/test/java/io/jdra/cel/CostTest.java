@@ -101,6 +101,16 @@ class CostTest {
   }
 
   @Test
+  void hugeRangeIsRefusedBeforeAllocating() {
+    CompiledSelector selector =
+        DeviceSelectorCompiler.create(CompilerOptions.defaults())
+            .compile("lists.range(2000000000).size() > 0")
+            .orElseThrow();
+    assertThatThrownBy(() -> selector.matches(DeviceInput.builder("d").build()))
+        .hasMessage("operation cancelled: actual cost limit exceeded");
+  }
+
+  @Test
   void estimateAtLimitIsAccepted() {
     CompilationResult result =
         DeviceSelectorCompiler.create(CompilerOptions.defaults().withCostLimit(4))
