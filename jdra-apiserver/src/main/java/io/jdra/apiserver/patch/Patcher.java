@@ -130,7 +130,7 @@ public final class Patcher {
     Objects.requireNonNull(updated, "updated");
     Objects.requireNonNull(now, "now");
     return FieldManager.trackUpdate(
-        apiVersion, kind, oldOrNull, updated, manager, now, subresource);
+        apiVersion, kind, oldOrNull, updated, manager == null ? "" : manager, now, subresource);
   }
 
   /**
