@@ -1,7 +1,6 @@
 package io.jdra.apiserver.patch;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,14 +23,6 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
     List<Element> l = new ArrayList<>(elements);
     l.add(e);
     return new FieldPath(l);
-  }
-
-  FieldPath parent() {
-    return new FieldPath(elements.subList(0, elements.size() - 1));
-  }
-
-  Element last() {
-    return elements.get(elements.size() - 1);
   }
 
   int size() {
@@ -346,11 +337,5 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
       return 3;
     }
     return 4;
-  }
-
-  static List<FieldPath> sorted(java.util.Collection<FieldPath> c) {
-    List<FieldPath> l = new ArrayList<>(c);
-    Collections.sort(l);
-    return l;
   }
 }

@@ -1,8 +1,6 @@
 package io.jdra.apiserver.patch;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
@@ -149,9 +147,5 @@ final class FieldSet {
       }
       return o;
     }
-  }
-
-  static List<FieldPath> list(FieldSet s) {
-    return new ArrayList<>(s.paths);
   }
 }
