@@ -1,5 +1,6 @@
 package io.jdra.apiserver;
 
+import io.jdra.api.features.FeatureGates;
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.rest.Patching;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.Objects;
  * @param bookmarkInterval how often watches with allowWatchBookmarks get a BOOKMARK
  * @param watchHistory events remembered per resource for watch resumption
  * @param clock time source for timestamps
+ * @param featureGates feature gates of the DRA admission (field dropping)
  */
 public record ApiServerOptions(
     String bindAddress,
@@ -33,7 +35,8 @@ public record ApiServerOptions(
     Patching patching,
     Duration bookmarkInterval,
     int watchHistory,
-    Clock clock) {
+    Clock clock,
+    FeatureGates featureGates) {
 
   public ApiServerOptions {
     Objects.requireNonNull(bindAddress, "bind address");
@@ -49,6 +52,7 @@ public record ApiServerOptions(
     Objects.requireNonNull(admission, "admission");
     Objects.requireNonNull(patching, "patching");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(featureGates, "feature gates");
   }
 
   /** In memory, plain HTTP on a free loopback port, no token: what tests want. */
@@ -64,7 +68,8 @@ public record ApiServerOptions(
         DefaultPatching.get(),
         Duration.ofSeconds(60),
         10_000,
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        FeatureGates.defaults());
   }
 
   public ApiServerOptions withPort(int p) {
@@ -79,7 +84,8 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withBindAddress(String a) {
@@ -94,7 +100,8 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withDataDir(Path d) {
@@ -109,7 +116,8 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   /** HTTPS plus a required bearer token. */
@@ -125,7 +133,8 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withKubeconfig(Path k) {
@@ -140,7 +149,8 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withAdmission(Admission a) {
@@ -155,7 +165,8 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withPatching(Patching p) {
@@ -170,7 +181,8 @@ public record ApiServerOptions(
         p,
         bookmarkInterval,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withBookmarkInterval(Duration d) {
@@ -185,7 +197,8 @@ public record ApiServerOptions(
         patching,
         d,
         watchHistory,
-        clock);
+        clock,
+        featureGates);
   }
 
   public ApiServerOptions withWatchHistory(int n) {
@@ -200,6 +213,39 @@ public record ApiServerOptions(
         patching,
         bookmarkInterval,
         n,
-        clock);
+        clock,
+        featureGates);
+  }
+
+  public ApiServerOptions withFeatureGates(FeatureGates g) {
+    return new ApiServerOptions(
+        bindAddress,
+        port,
+        dataDir,
+        tls,
+        requireToken,
+        kubeconfig,
+        admission,
+        patching,
+        bookmarkInterval,
+        watchHistory,
+        clock,
+        g);
+  }
+
+  public ApiServerOptions withClock(Clock c) {
+    return new ApiServerOptions(
+        bindAddress,
+        port,
+        dataDir,
+        tls,
+        requireToken,
+        kubeconfig,
+        admission,
+        patching,
+        bookmarkInterval,
+        watchHistory,
+        c,
+        featureGates);
   }
 }

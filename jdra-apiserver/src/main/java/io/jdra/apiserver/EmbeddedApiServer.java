@@ -1,7 +1,7 @@
 package io.jdra.apiserver;
 
 import io.jdra.apiserver.admission.Admission;
-import io.jdra.apiserver.admission.MetadataAdmission;
+import io.jdra.apiserver.admission.BuiltInAdmission;
 import io.jdra.apiserver.http.ApiHandler;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
@@ -83,8 +83,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
       storage.recover();
       ResourceRegistry registry = ResourceRegistry.builtIn();
       registry.all().forEach(t -> storage.store(t.key()));
-      Admission admission = Admission.chain(List.of(new MetadataAdmission(), o.admission()));
-      ObjectService service = new ObjectService(registry, storage, admission, o.clock());
+      Admission admission =
+          Admission.chain(
+              List.of(new BuiltInAdmission(o.featureGates(), o.clock()), o.admission()));
+      ObjectService service =
+          new ObjectService(registry, storage, admission, o.clock(), o.patching());
       createNamespaces(service);
       Security.Material sec = o.tls() ? Security.material(o) : null;
       String token = o.requireToken() ? Security.token(o) : null;

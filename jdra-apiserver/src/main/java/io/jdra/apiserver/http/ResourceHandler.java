@@ -171,8 +171,12 @@ final class ResourceHandler {
   WriteOptions writeOptions(Request r) {
     String dry = r.param("dryRun");
     String fv = r.param("fieldValidation");
-    return new WriteOptions(
-        dry != null && dry.equals("All"), r.param("fieldManager"), "Strict".equals(fv));
+    String manager = r.param("fieldManager");
+    if (manager == null || manager.isEmpty()) {
+      String ua = r.http().getHeader("User-Agent");
+      manager = ua == null || ua.isEmpty() ? null : ua.split("/", 2)[0];
+    }
+    return new WriteOptions(dry != null && dry.equals("All"), manager, "Strict".equals(fv));
   }
 
   /** Parses the body and converts it to the storage version. */
@@ -213,7 +217,8 @@ final class ResourceHandler {
     String contentType = Bodies.mediaType(r.http().getHeader("Content-Type"));
     WriteOptions opts = writeOptions(r);
     boolean apply = contentType.equals("application/apply-patch+yaml");
-    if (apply && (opts.fieldManager() == null || opts.fieldManager().isEmpty())) {
+    String givenManager = r.param("fieldManager");
+    if (apply && (givenManager == null || givenManager.isEmpty())) {
       throw ApiException.badRequest(
           "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for"
               + " apply patch");
@@ -237,7 +242,7 @@ final class ResourceHandler {
       Conversion.fromVersion(r.type(), r.version(), created);
       respond(
           r,
-          service.create(r.type(), r.namespace(), created, opts),
+          service.create(r.type(), r.namespace(), created, opts.asApplied()),
           (resp, o) -> Responses.json(resp, 201, Encoding.object(r.type(), r.version(), o)));
       return;
     }
@@ -248,7 +253,7 @@ final class ResourceHandler {
             r.name(),
             sub,
             0,
-            opts,
+            apply ? opts.asApplied() : opts,
             current -> {
               ObjectNode versioned = Conversion.toVersion(r.type(), r.version(), current);
               ObjectNode patched =

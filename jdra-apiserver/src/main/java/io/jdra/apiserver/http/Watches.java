@@ -55,7 +55,6 @@ final class Watches {
         "Content-Type",
         r.wantsTable() ? "application/json;as=Table;v=v1;g=meta.k8s.io" : "application/json");
     resp.putHeader("Cache-Control", "no-cache, private");
-    resp.putHeader("Transfer-Encoding", "chunked");
     WatchSession.Sink sink =
         new WatchSession.Sink() {
           @Override

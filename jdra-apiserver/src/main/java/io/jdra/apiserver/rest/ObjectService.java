@@ -28,13 +28,23 @@ public final class ObjectService {
   private final Storage storage;
   private final Admission admission;
   private final Clock clock;
+  private final Patching patching;
 
   public ObjectService(
-      ResourceRegistry registry, Storage storage, Admission admission, Clock clock) {
+      ResourceRegistry registry,
+      Storage storage,
+      Admission admission,
+      Clock clock,
+      Patching patching) {
     this.registry = registry;
     this.storage = storage;
     this.admission = admission;
     this.clock = clock;
+    this.patching = patching;
+  }
+
+  public Patching patching() {
+    return patching;
   }
 
   public ResourceRegistry registry() {
@@ -100,12 +110,16 @@ public final class ObjectService {
     if (t.namespaced()) {
       requireActiveNamespace(t, ns, name);
     }
+    ObjectNode tracked =
+        opts.applied()
+            ? obj
+            : patching.trackUpdate(t, null, obj, opts.manager(), "", clock.instant());
     if (opts.dryRun()) {
-      return CompletableFuture.completedFuture(toStored(t, obj, storage.currentVersion()));
+      return CompletableFuture.completedFuture(toStored(t, tracked, storage.currentVersion()));
     }
     String finalName = name;
     try {
-      return store(t).create(t.namespaced() ? ns : "", name, rv -> toStored(t, obj, rv));
+      return store(t).create(t.namespaced() ? ns : "", name, rv -> toStored(t, tracked, rv));
     } catch (StorageException.AlreadyExists e) {
       throw ApiException.alreadyExists(t, finalName);
     }
@@ -264,6 +278,10 @@ public final class ObjectService {
         throw ApiException.notFound(t, name);
       }
     }
+  }
+
+  private static String trackedSub(String sub) {
+    return sub.equals("status") ? "status" : "";
   }
 
   static long parseVersion(String rv) {

@@ -29,6 +29,20 @@ public interface Patching {
       boolean force,
       Instant now);
 
+  /**
+   * Records an ordinary write of {@code manager} in metadata.managedFields; returns the object to
+   * store. The default changes nothing.
+   */
+  default ObjectNode trackUpdate(
+      ResourceType type,
+      ObjectNode oldOrNull,
+      ObjectNode updated,
+      String manager,
+      String subresource,
+      Instant now) {
+    return updated;
+  }
+
   /** Patch media types the server accepts. */
   List<String> supportedTypes();
 

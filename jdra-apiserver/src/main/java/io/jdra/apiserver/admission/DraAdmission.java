@@ -1,0 +1,184 @@
+package io.jdra.apiserver.admission;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.api.defaulting.Defaults;
+import io.jdra.api.features.FeatureGates;
+import io.jdra.api.strategy.AdminAccessCheck;
+import io.jdra.api.strategy.DeviceClassStrategy;
+import io.jdra.api.strategy.DeviceTaintRuleStrategy;
+import io.jdra.api.strategy.ResourceClaimStrategy;
+import io.jdra.api.strategy.ResourceClaimTemplateStrategy;
+import io.jdra.api.strategy.ResourceSliceStrategy;
+import io.jdra.api.validation.FieldError;
+import io.jdra.api.validation.Validation;
+import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.rest.Cause;
+import io.jdra.apiserver.rest.Json;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Admission of the resource.k8s.io kinds with jdra-api, in upstream's order: defaults, the kind's
+ * strategy (which drops fields of disabled feature gates and resets what the write may not set),
+ * the admin-access namespace check, validation. Thread-safe.
+ */
+public final class DraAdmission implements Admission {
+  private final FeatureGates gates;
+  private final Clock clock;
+
+  public DraAdmission(FeatureGates gates, Clock clock) {
+    this.gates = gates;
+    this.clock = clock;
+  }
+
+  /** Whether this admission handles the resource. */
+  public static boolean handles(io.jdra.apiserver.registry.ResourceType t) {
+    return t.group().equals("resource.k8s.io");
+  }
+
+  @Override
+  public List<Cause> admit(Request r) {
+    if (!handles(r.type())) {
+      return List.of();
+    }
+    boolean create = r.operation() == Operation.CREATE;
+    boolean status = r.subresource().equals("status");
+    List<FieldError> errors =
+        switch (r.type().kind()) {
+          case "ResourceClaim" -> claim(r, create, status);
+          case "ResourceClaimTemplate" -> template(r, create);
+          case "DeviceClass" -> deviceClass(r, create);
+          case "ResourceSlice" -> slice(r, create);
+          case "DeviceTaintRule" -> taintRule(r, create, status);
+          default -> List.of();
+        };
+    List<Cause> causes = new ArrayList<>(errors.size());
+    for (FieldError e : errors) {
+      causes.add(new Cause(e.type().reason(), e.errorBody(), e.field()));
+    }
+    return causes;
+  }
+
+  private List<FieldError> claim(Request r, boolean create, boolean status) {
+    ResourceClaim c = read(r.object(), ResourceClaim.class);
+    List<FieldError> errs = new ArrayList<>();
+    if (create) {
+      c = ResourceClaimStrategy.prepareForCreate(Defaults.resourceClaim(c), gates);
+      errs.addAll(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
+      errs.addAll(Validation.validateResourceClaim(c));
+    } else {
+      ResourceClaim old = read(r.oldObject(), ResourceClaim.class);
+      if (status) {
+        c = ResourceClaimStrategy.prepareForStatusUpdate(c, old, gates);
+        errs.addAll(
+            AdminAccessCheck.resourceClaimStatusUpdate(c, old, r.namespaceLabels().apply(ns(c))));
+        errs.addAll(Validation.validateResourceClaimStatusUpdate(c, old));
+      } else {
+        c = ResourceClaimStrategy.prepareForUpdate(Defaults.resourceClaim(c), old, gates);
+        errs.addAll(Validation.validateResourceClaimUpdate(c, old));
+      }
+    }
+    write(r.object(), c);
+    return errs;
+  }
+
+  private List<FieldError> template(Request r, boolean create) {
+    ResourceClaimTemplate t =
+        Defaults.resourceClaimTemplate(read(r.object(), ResourceClaimTemplate.class));
+    List<FieldError> errs = new ArrayList<>();
+    if (create) {
+      t = ResourceClaimTemplateStrategy.prepareForCreate(t, gates);
+      errs.addAll(AdminAccessCheck.resourceClaimTemplate(t, r.namespaceLabels().apply(ns(t))));
+      errs.addAll(Validation.validateResourceClaimTemplate(t));
+    } else {
+      ResourceClaimTemplate old = read(r.oldObject(), ResourceClaimTemplate.class);
+      t = ResourceClaimTemplateStrategy.prepareForUpdate(t, old, gates);
+      errs.addAll(Validation.validateResourceClaimTemplateUpdate(t, old));
+    }
+    write(r.object(), t);
+    return errs;
+  }
+
+  private List<FieldError> deviceClass(Request r, boolean create) {
+    DeviceClass d = Defaults.deviceClass(read(r.object(), DeviceClass.class));
+    List<FieldError> errs;
+    if (create) {
+      d = DeviceClassStrategy.prepareForCreate(d, gates);
+      errs = Validation.validateDeviceClass(d);
+    } else {
+      DeviceClass old = read(r.oldObject(), DeviceClass.class);
+      d = DeviceClassStrategy.prepareForUpdate(d, old, gates);
+      errs = Validation.validateDeviceClassUpdate(d, old);
+    }
+    write(r.object(), d);
+    return errs;
+  }
+
+  private List<FieldError> slice(Request r, boolean create) {
+    ResourceSlice s =
+        Defaults.resourceSlice(read(r.object(), ResourceSlice.class), clock.instant());
+    List<FieldError> errs;
+    if (create) {
+      s = ResourceSliceStrategy.prepareForCreate(s, gates);
+      errs = Validation.validateResourceSlice(s);
+    } else {
+      ResourceSlice old = read(r.oldObject(), ResourceSlice.class);
+      s = ResourceSliceStrategy.prepareForUpdate(s, old, gates);
+      errs = Validation.validateResourceSliceUpdate(s, old);
+    }
+    write(r.object(), s);
+    return errs;
+  }
+
+  private List<FieldError> taintRule(Request r, boolean create, boolean status) {
+    DeviceTaintRule d = read(r.object(), DeviceTaintRule.class);
+    List<FieldError> errs;
+    if (create) {
+      d = DeviceTaintRuleStrategy.prepareForCreate(Defaults.deviceTaintRule(d, clock.instant()));
+      errs = Validation.validateDeviceTaintRule(d);
+    } else {
+      DeviceTaintRule old = read(r.oldObject(), DeviceTaintRule.class);
+      if (status) {
+        d = DeviceTaintRuleStrategy.prepareForStatusUpdate(d, old);
+        errs = Validation.validateDeviceTaintRuleStatusUpdate(d, old);
+      } else {
+        d = Defaults.deviceTaintRule(d, clock.instant());
+        d = DeviceTaintRuleStrategy.prepareForUpdate(d, old, clock.instant());
+        errs = Validation.validateDeviceTaintRuleUpdate(d, old);
+      }
+    }
+    write(r.object(), d);
+    return errs;
+  }
+
+  private static String ns(io.fabric8.kubernetes.api.model.HasMetadata o) {
+    return o.getMetadata() == null ? "" : o.getMetadata().getNamespace();
+  }
+
+  private static <T> T read(ObjectNode node, Class<T> type) {
+    try {
+      return Json.MAPPER.treeToValue(node, type);
+    } catch (JacksonException e) {
+      throw ApiException.badRequest(
+          type.getSimpleName()
+              + " in version \"v1\" cannot be handled as a "
+              + type.getSimpleName()
+              + ": "
+              + e.getOriginalMessage());
+    }
+  }
+
+  /** Replaces the request's tree with the model's, keeping the tree object identity. */
+  private static void write(ObjectNode target, Object model) {
+    ObjectNode n = Json.MAPPER.valueToTree(model);
+    target.removeAll();
+    target.setAll(n);
+  }
+}

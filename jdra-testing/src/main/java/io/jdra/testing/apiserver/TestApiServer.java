@@ -1,0 +1,84 @@
+package io.jdra.testing.apiserver;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.jdra.apiserver.ApiServerOptions;
+import io.jdra.apiserver.EmbeddedApiServer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An embedded API server plus fabric8 clients for it, in one call: {@code try (var s =
+ * TestApiServer.start()) { s.client()... }}. Thread-safe; closing stops clients and server.
+ */
+public final class TestApiServer implements AutoCloseable {
+  private final EmbeddedApiServer server;
+  private final KubernetesClient client;
+  private final List<KubernetesClient> extra = new ArrayList<>();
+
+  private TestApiServer(EmbeddedApiServer server) {
+    this.server = server;
+    this.client = newClient(server);
+  }
+
+  /** An in-memory server on a free loopback port (plain HTTP, no token). */
+  public static TestApiServer start() {
+    return start(ApiServerOptions.inMemory());
+  }
+
+  /** A server with the given options. */
+  public static TestApiServer start(ApiServerOptions options) {
+    return new TestApiServer(EmbeddedApiServer.start(options));
+  }
+
+  /** The shared client (namespace {@code default}). */
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** A further client, e.g. one per simulated component; closed with the server. */
+  public synchronized KubernetesClient newClient() {
+    KubernetesClient c = newClient(server);
+    extra.add(c);
+    return c;
+  }
+
+  public EmbeddedApiServer server() {
+    return server;
+  }
+
+  /** A fabric8 client configured for a server (URL, token, CA), namespace {@code default}. */
+  public static KubernetesClient newClient(EmbeddedApiServer server) {
+    ConfigBuilder b =
+        new ConfigBuilder()
+            .withMasterUrl(server.url().toString())
+            .withNamespace("default")
+            .withRequestRetryBackoffLimit(0);
+    if (server.token() != null) {
+      b.withOauthToken(server.token());
+    }
+    if (server.caCertificatePem() != null) {
+      b.withCaCertData(
+          java.util.Base64.getEncoder()
+              .encodeToString(
+                  server.caCertificatePem().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    Config config = b.build();
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private boolean closed;
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    extra.forEach(KubernetesClient::close);
+    client.close();
+    server.close();
+  }
+}
