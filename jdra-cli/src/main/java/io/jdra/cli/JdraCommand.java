@@ -17,7 +17,12 @@ import picocli.CommandLine.Spec;
       "Kubernetes Dynamic Resource Allocation (resource.k8s.io/v1) in Java.",
       "Runs, simulates and explains DRA on one machine or against a real cluster."
     },
-    subcommands = {VersionCommand.class, AllocateCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      VersionCommand.class,
+      AllocateCommand.class,
+      ApiServerCommand.class,
+      CommandLine.HelpCommand.class
+    },
     footer = {
       "",
       "Global flags (-v, --logging-format, --feature-gates) are accepted by every subcommand.",
