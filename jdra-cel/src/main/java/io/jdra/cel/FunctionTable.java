@@ -60,8 +60,56 @@ final class FunctionTable {
    */
   List<CelFunctionBinding> bindings() {
     List<CelFunctionBinding> out = new ArrayList<>(extraBindings);
-    bindingsByFunction.forEach(
-        (name, list) -> out.addAll(CelFunctionBinding.fromOverloads(name, list)));
+    bindingsByFunction.forEach((name, list) -> {
+      List<CelFunctionBinding> wrapped = new ArrayList<>();
+      for (CelFunctionBinding own : list) {
+        wrapped.add(dispatching(name, own, list));
+      }
+      out.addAll(CelFunctionBinding.fromOverloads(name, wrapped));
+    });
     return out;
+  }
+
+  /**
+   * Binds {@code own}'s overload id to a dispatcher that accepts any arguments, tries {@code own}
+   * and then the function's other overloads of the same arity, and otherwise fails as cel-go does
+   * ("no such overload: isGreaterThan(string, kubernetes.Quantity)"). Attributes are dyn, so the
+   * checker cannot always pick the overload, and CEL-Java's own failure names no types.
+   */
+  private static CelFunctionBinding dispatching(
+      String name, CelFunctionBinding own, List<CelFunctionBinding> all) {
+    int arity = own.getArgTypes().size();
+    List<CelFunctionBinding> candidates = new ArrayList<>();
+    candidates.add(own);
+    for (CelFunctionBinding b : all) {
+      if (b != own && b.getArgTypes().size() == arity) {
+        candidates.add(b);
+      }
+    }
+    CelFunctionOverload dispatch =
+        args -> {
+          for (CelFunctionBinding b : candidates) {
+            if (CelFunctionOverload.canHandle(args, b.getArgTypes(), b.isStrict())) {
+              return b.getDefinition().apply(args);
+            }
+          }
+          StringBuilder types = new StringBuilder();
+          for (Object a : args) {
+            types.append(types.length() == 0 ? "" : ", ").append(ValueTypes.typeName(a));
+          }
+          throw new dev.cel.runtime.CelEvaluationException(
+              "no such overload: " + name + "(" + types + ")");
+        };
+    // Unary and binary bindings must be built with the typed factories: the planner calls them
+    // through its optimized single/double-argument paths.
+    String id = own.getOverloadId();
+    return switch (arity) {
+      case 1 -> CelFunctionBinding.from(id, Object.class, a -> dispatch.apply(new Object[] {a}));
+      case 2 ->
+          CelFunctionBinding.from(
+              id, Object.class, Object.class, (a, b) -> dispatch.apply(new Object[] {a, b}));
+      default ->
+          CelFunctionBinding.from(id, java.util.Collections.nCopies(arity, Object.class), dispatch);
+    };
   }
 }

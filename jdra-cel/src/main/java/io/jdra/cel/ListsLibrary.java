@@ -216,27 +216,44 @@ final class ListsLibrary {
     return result;
   }
 
+  /**
+   * Sums by the elements' type (overloads of list types all bind to java.util.List, so dispatch
+   * cannot tell them apart); {@code zero} is the declared overload's zero for an empty list.
+   */
   private static Object sum(List<?> list, Object zero) throws CelEvaluationException {
-    Object acc = zero;
-    for (Object x : list) {
-      try {
-        acc =
-            switch (acc) {
-              case Long l -> Math.addExact(l, (Long) x);
-              case UnsignedLong u -> {
-                UnsignedLong r = u.plus((UnsignedLong) x);
-                if (r.compareTo(u) < 0) {
-                  throw new ArithmeticException();
-                }
-                yield r;
-              }
-              default -> (Double) acc + (Double) x;
-            };
-      } catch (ArithmeticException e) {
-        throw new CelEvaluationException("integer overflow");
-      }
+    if (list.isEmpty()) {
+      return zero;
     }
-    return acc;
+    Object first = list.get(0);
+    try {
+      if (first instanceof Long) {
+        long acc = 0;
+        for (Object x : list) {
+          acc = Math.addExact(acc, (Long) x);
+        }
+        return acc;
+      }
+      if (first instanceof UnsignedLong) {
+        UnsignedLong acc = UnsignedLong.ZERO;
+        for (Object x : list) {
+          UnsignedLong r = acc.plus((UnsignedLong) x);
+          if (r.compareTo(acc) < 0) {
+            throw new ArithmeticException();
+          }
+          acc = r;
+        }
+        return acc;
+      }
+      double acc = 0;
+      for (Object x : list) {
+        acc += (Double) x;
+      }
+      return acc;
+    } catch (ArithmeticException e) {
+      throw new CelEvaluationException("integer overflow");
+    } catch (ClassCastException e) {
+      throw new CelEvaluationException("no such overload: sum(list)");
+    }
   }
 
   private static long indexOf(List<?> list, Object x, boolean last) {

@@ -245,7 +245,7 @@ class SelectorTest {
             "wrong attribute type for a function",
             "device.attributes[\"dra.example.com\"].name.isGreaterThan(quantity(\"1\"))",
             dev().attribute("name", "x").build(),
-            "no such overload: isGreaterThan"),
+            "no such overload: isGreaterThan(string, kubernetes.Quantity)"),
         runtimeError(
             "division by zero",
             "device.attributes[\"dra.example.com\"].n / 0 == 1",
