@@ -133,7 +133,15 @@ final class Search {
     if (calls > budget) {
       throw new BudgetExhausted();
     }
-    if ((calls & 15) == 1 && deadline.expired()) {
+    checkDeadline();
+  }
+
+  /**
+   * Called at every search step and before every CEL evaluation, so that the search stops within
+   * one step or one evaluation after the deadline (upstream checks its context at every step).
+   */
+  void checkDeadline() throws AllocationException {
+    if (deadline.expired()) {
       throw new AllocationException("filter operation aborted: context deadline exceeded");
     }
   }
@@ -246,6 +254,7 @@ final class Search {
     if (cached != 0) {
       return cached == 1;
     }
+    checkDeadline();
     boolean ok = selectorsMatch(rd, dev) && nodeMatches(dev);
     rd.selectable[dev.index] = (byte) (ok ? 1 : 2);
     return ok;
