@@ -15,10 +15,7 @@ import dev.cel.common.types.StructTypeReference;
 import dev.cel.extensions.CelExtensions;
 import dev.cel.extensions.CelListsExtensions;
 import dev.cel.parser.CelStandardMacro;
-import dev.cel.runtime.CelFunctionBinding;
 import dev.cel.runtime.CelStandardFunctions;
-import dev.cel.runtime.RuntimeEquality;
-import dev.cel.runtime.RuntimeHelpers;
 import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.IndexOperator;
 import dev.cel.runtime.standard.MatchesFunction;
@@ -37,7 +34,10 @@ final class CelEnvironment {
   static final CelType CAPACITY_TYPE =
       MapType.create(SimpleType.STRING, MapType.create(SimpleType.STRING, QuantityValue.TYPE));
 
-  /** Maximum regex program size, as cel-go's default for Kubernetes is unbounded but RE2. */
+  /**
+   * As Kubernetes' base environment: cross-type numeric comparisons, optionals, homogeneous
+   * literals.
+   */
   static final CelOptions CEL_OPTIONS =
       CelOptions.current()
           .enableHeterogeneousNumericComparisons(true)
@@ -52,19 +52,13 @@ final class CelEnvironment {
       java.util.EnumSet.complementOf(java.util.EnumSet.of(CelListsExtensions.Function.RANGE));
 
   private final Cel cel;
-  private final StructType deviceType;
 
-  private CelEnvironment(Cel cel, StructType deviceType) {
+  private CelEnvironment(Cel cel) {
     this.cel = cel;
-    this.deviceType = deviceType;
   }
 
   Cel cel() {
     return cel;
-  }
-
-  StructType deviceType() {
-    return deviceType;
   }
 
   static CelEnvironment create(boolean listTypeAttributes, boolean consumableCapacity) {
@@ -79,32 +73,7 @@ final class CelEnvironment {
     if (listTypeAttributes) {
       ListsLibrary.registerIncludes(t);
     }
-    // Unknown domains index to an empty map (see DomainsView); other maps as standard.
-    // Standard index bindings are replaced as a whole (CEL-Java binds them per function name).
-    CelFunctionBinding.fromOverloads(
-            "_[_]",
-            CelFunctionBinding.from(
-                "index_list", java.util.List.class, Object.class, CelEnvironment::indexList),
-            CelFunctionBinding.from(
-                "index_map", java.util.Map.class, Object.class, CelEnvironment::indexMap))
-        .forEach(t::binding);
-    // Equality with fast paths for the scalar types selectors compare most.
-    CelFunctionBinding.fromOverloads(
-            "_==_",
-            CelFunctionBinding.from("equals", Object.class, Object.class, CelEnvironment::equal))
-        .forEach(t::binding);
-    CelFunctionBinding.fromOverloads(
-            "_!=_",
-            CelFunctionBinding.from(
-                "not_equals", Object.class, Object.class, (x, y) -> !equal(x, y)))
-        .forEach(t::binding);
-    // matches with the compiled-pattern cache (the standard binding compiles on every call).
-    CelFunctionBinding.fromOverloads(
-            "matches",
-            CelFunctionBinding.from("matches", String.class, String.class, RegexLibrary::matches),
-            CelFunctionBinding.from(
-                "matches_string", String.class, String.class, RegexLibrary::matches))
-        .forEach(t::binding);
+    StandardOverrides.register(t);
     Cel cel =
         CelFactory.plannerCelBuilder()
             .setOptions(CEL_OPTIONS)
@@ -135,75 +104,7 @@ final class CelEnvironment {
             .addFunctionDeclarations(t.declarations())
             .addFunctionBindings(t.bindings())
             .build();
-    return new CelEnvironment(cel, device);
-  }
-
-  private static final RuntimeEquality EQUALITY =
-      RuntimeEquality.create(RuntimeHelpers.create(), CEL_OPTIONS);
-
-  /** CEL equality; the standard implementation first probes for protobuf types on every call. */
-  static boolean equal(Object x, Object y) {
-    if (x instanceof String a && y instanceof String b) {
-      return a.equals(b);
-    }
-    if (x instanceof Long a && y instanceof Long b) {
-      return a.longValue() == b.longValue();
-    }
-    if (x instanceof Boolean a && y instanceof Boolean b) {
-      return a.booleanValue() == b.booleanValue();
-    }
-    return EQUALITY.objectEquals(x, y);
-  }
-
-  private static Object indexList(java.util.List<?> list, Object index)
-      throws dev.cel.runtime.CelEvaluationException {
-    long i;
-    if (index instanceof Long l) {
-      i = l;
-    } else if (index instanceof com.google.common.primitives.UnsignedLong u) {
-      i = u.longValue() < 0 ? Long.MAX_VALUE : u.longValue();
-    } else if (index instanceof Double d && d == Math.rint(d)) {
-      i = (long) (double) d;
-    } else {
-      throw new dev.cel.runtime.CelEvaluationException(
-          "unsupported index type '" + ValueTypes.typeName(index) + "' in list");
-    }
-    if (i < 0 || i >= list.size()) {
-      throw new dev.cel.runtime.CelEvaluationException(
-          "index '" + i + "' out of range in list size '" + list.size() + "'");
-    }
-    return list.get((int) i);
-  }
-
-  private static Object indexMap(java.util.Map<?, ?> map, Object key) {
-    if (map instanceof LazyMapValue lazy) {
-      return lazy.index(key);
-    }
-    Object v = map.get(key);
-    if (v == null) {
-      v = numericKeyLookup(map, key);
-    }
-    if (v == null) {
-      throw LazyMapValue.noSuchKey(key);
-    }
-    return v;
-  }
-
-  /** CEL map keys match across int, uint and integral double. */
-  private static Object numericKeyLookup(java.util.Map<?, ?> map, Object key) {
-    if (key instanceof Double d && d == Math.rint(d) && !Double.isInfinite(d)) {
-      Object v = map.get((long) (double) d);
-      return v != null
-          ? v
-          : map.get(com.google.common.primitives.UnsignedLong.valueOf((long) (double) d));
-    }
-    if (key instanceof Long l) {
-      return l >= 0 ? map.get(com.google.common.primitives.UnsignedLong.fromLongBits(l)) : null;
-    }
-    if (key instanceof com.google.common.primitives.UnsignedLong u) {
-      return u.longValue() >= 0 ? map.get(u.longValue()) : null;
-    }
-    return null;
+    return new CelEnvironment(cel);
   }
 
   private static StructType deviceType(boolean consumableCapacity) {

@@ -44,10 +44,6 @@ final class FunctionTable {
     return this;
   }
 
-  static CelFunctionBinding bind(String id, List<Class<?>> argTypes, CelFunctionOverload impl) {
-    return CelFunctionBinding.from(id, argTypes, impl);
-  }
-
   List<CelFunctionDecl> declarations() {
     List<CelFunctionDecl> out = new ArrayList<>();
     overloads.forEach((name, list) -> out.add(CelFunctionDecl.newFunctionDeclaration(name, list)));
