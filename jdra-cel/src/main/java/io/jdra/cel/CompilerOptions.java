@@ -1,5 +1,8 @@
 package io.jdra.cel;
 
+import io.jdra.api.features.Feature;
+import io.jdra.api.features.FeatureGates;
+
 /**
  * How selectors are compiled. Immutable; validated at construction.
  *
@@ -37,11 +40,27 @@ public record CompilerOptions(
   }
 
   /**
-   * For expressions that an API server already accepted: every field and function of the newest
-   * environment, no rejection by estimate, runtime cost limit enforced.
+   * For expressions that an API server already accepted (upstream's StoredExpressions environment,
+   * which the allocator uses): every field and function of the newest environment whatever the
+   * feature gates say, no rejection by estimate, runtime cost limit enforced. Do not narrow the
+   * feature flags for this use: upstream ignores the gates here, so that stored objects keep
+   * working after a gate is turned off.
    */
   public static CompilerOptions storedExpressions() {
     return new CompilerOptions(true, true, DEFAULT_COST_LIMIT, false);
+  }
+
+  /**
+   * For validating new or changed expressions (upstream's NewExpressions environment): fields and
+   * functions as the feature gates say, expressions whose estimated cost exceeds the limit
+   * rejected.
+   */
+  public static CompilerOptions newExpressions(FeatureGates gates) {
+    return new CompilerOptions(
+        gates.enabled(Feature.DRA_LIST_TYPE_ATTRIBUTES),
+        gates.enabled(Feature.DRA_CONSUMABLE_CAPACITY),
+        DEFAULT_COST_LIMIT,
+        true);
   }
 
   public CompilerOptions withListTypeAttributes(boolean on) {

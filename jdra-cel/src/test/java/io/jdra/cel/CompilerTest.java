@@ -69,6 +69,27 @@ class CompilerTest {
   }
 
   @Test
+  void newExpressionsFollowFeatureGates() {
+    var gates = io.jdra.api.features.FeatureGates.defaults();
+    CompilerOptions o = CompilerOptions.newExpressions(gates);
+    assertThat(o.consumableCapacity())
+        .isEqualTo(gates.enabled(io.jdra.api.features.Feature.DRA_CONSUMABLE_CAPACITY));
+    assertThat(o.listTypeAttributes())
+        .isEqualTo(gates.enabled(io.jdra.api.features.Feature.DRA_LIST_TYPE_ATTRIBUTES));
+    assertThat(o.rejectTooComplex()).isTrue();
+    CompilerOptions all =
+        CompilerOptions.newExpressions(
+            gates
+                .with(io.jdra.api.features.Feature.DRA_LIST_TYPE_ATTRIBUTES, true)
+                .with(io.jdra.api.features.Feature.DRA_CONSUMABLE_CAPACITY, true));
+    assertThat(
+            DeviceSelectorCompiler.create(all)
+                .compile("device.allowMultipleAllocations && device.attributes['d'].a.includes(1)")
+                .isOk())
+        .isTrue();
+  }
+
+  @Test
   void optionsAreValidated() {
     assertThatThrownBy(() -> CompilerOptions.defaults().withCostLimit(0))
         .isInstanceOf(IllegalArgumentException.class)
