@@ -44,8 +44,7 @@ final class FormatFunction {
       }
       i++;
       if (i >= fmt.length()) {
-        throw new CelEvaluationException(
-            "could not parse formatting clause: unexpected end of string");
+        throw new CelEvaluationException("unexpected end of string");
       }
       if (fmt.charAt(i) == '%') {
         out.append('%');
@@ -59,7 +58,8 @@ final class FormatFunction {
         }
         if (start == i || i >= fmt.length()) {
           throw new CelEvaluationException(
-              "could not parse formatting clause: unable to find end of precision specifier");
+              "could not parse formatting clause: error while parsing precision: could not find end of"
+                  + " precision specifier");
         }
         precision = Integer.parseInt(fmt.substring(start, i));
       }
@@ -79,8 +79,8 @@ final class FormatFunction {
       case 'd' -> integer(arg);
       case 'f' -> fixed(arg, precision == null ? 6 : precision);
       case 'e' -> scientific(arg, precision == null ? 6 : precision);
-      case 'b' -> radix(arg, 2, "binary");
-      case 'o' -> radix(arg, 8, "octal");
+      case 'b' -> radix(arg, 2);
+      case 'o' -> radix(arg, 8);
       case 'x' -> hex(arg, false);
       case 'X' -> hex(arg, true);
       default ->
@@ -164,12 +164,19 @@ final class FormatFunction {
     };
   }
 
-  private static String radix(Object v, int radix, String clause) throws CelEvaluationException {
+  private static String radix(Object v, int radix) throws CelEvaluationException {
     return switch (v) {
       case Long l -> Long.toString(l, radix);
       case UnsignedLong u -> u.toString(radix);
       case Boolean b when radix == 2 -> b ? "1" : "0";
-      default -> throw typeError(clause, "integers", v);
+      default ->
+          throw new CelEvaluationException(
+              radix == 2
+                  ? "error during formatting: only integers and bools can be formatted as binary,"
+                      + " was given "
+                      + ValueTypes.typeName(v)
+                  : "error during formatting: octal clause can only be used on integers, was given "
+                      + ValueTypes.typeName(v));
     };
   }
 
@@ -180,7 +187,11 @@ final class FormatFunction {
           case UnsignedLong u -> u.toString(16);
           case String str -> HexFormat.of().formatHex(str.getBytes(StandardCharsets.UTF_8));
           case CelByteString b -> HexFormat.of().formatHex(b.toByteArray());
-          default -> throw typeError("hex", "integers, byte buffers, and strings", v);
+          default ->
+              throw new CelEvaluationException(
+                  "error during formatting: only integers, byte buffers, and strings can be"
+                      + " formatted as hex, was given "
+                      + ValueTypes.typeName(v));
         };
     return upper ? s.toUpperCase(Locale.ROOT) : s;
   }

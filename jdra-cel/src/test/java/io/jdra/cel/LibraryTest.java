@@ -165,6 +165,13 @@ class LibraryTest {
             "error during formatting: decimal clause can only be used on integers, was given string"),
         t("'%d %d'.format([1])", "index 1 out of range"),
         t(
+            "'%x'.format([1.5])",
+            "error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given double"),
+        t(
+            "'%b'.format(['a'])",
+            "error during formatting: only integers and bools can be formatted as binary, was given string"),
+        t("'%'.format([1])", "unexpected end of string"),
+        t(
             "'%z'.format([1])",
             "could not parse formatting clause: unrecognized formatting clause \"z\""),
         t("[9223372036854775807, 1].sum()", "integer overflow"),
