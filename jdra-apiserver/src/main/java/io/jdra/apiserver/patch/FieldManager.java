@@ -139,7 +139,7 @@ final class FieldManager {
     if (r.conflicts != null) {
       throw conflictError(r.conflicts);
     }
-    ObjectNode result = r.object;
+    ObjectNode result = r.object.deepCopy(); // shares nothing with the inputs
     if ("kubectl".equals(manager) && lastApplied(result) != null) {
       ((ObjectNode) result.get("metadata").get("annotations"))
           .put(LAST_APPLIED, buildLastApplied(config));
@@ -179,7 +179,7 @@ final class FieldManager {
     FieldSet newSet = ctx.ignore(Typed.toFieldSet(config, ctx.root));
     Entry last = managers.get(id);
     if (last != null && !last.set.isEmpty()) {
-      prune(ctx, merged, managers, id, last.set, newSet);
+      merged = prune(ctx, merged, managers, id, last.set, newSet);
     }
     Typed.Comparison cmp = compare(ctx, live, merged);
     List<Conflict> conflicts = new ArrayList<>();
@@ -215,7 +215,7 @@ final class FieldManager {
    * Removes what the applier owned last time and no longer applies, unless another manager (or the
    * new configuration) still owns it.
    */
-  private static void prune(
+  private static ObjectNode prune(
       Context ctx,
       ObjectNode merged,
       Map<Id, Entry> managers,
@@ -228,17 +228,23 @@ final class FieldManager {
         keep = keep.union(e.set);
       }
     }
+    if (lastSet.minus(keep).isEmpty()) {
+      return merged; // the usual re-apply: everything still owned, nothing to compute
+    }
     FieldSet toRemove =
         Typed.withNamedFields(lastSet, ctx.root).minus(Typed.withNamedFields(keep, ctx.root));
-    for (FieldPath p : toRemove.paths()) {
-      Typed.remove(merged, p, ctx.root);
+    if (toRemove.isEmpty()) {
+      return merged;
     }
+    ObjectNode pruned = merged.deepCopy(); // merged shares subtrees with the live object
+    for (FieldPath p : toRemove.paths()) {
+      Typed.remove(pruned, p, ctx.root);
+    }
+    return pruned;
   }
 
   private static Typed.Comparison compare(Context ctx, JsonNode before, JsonNode after) {
-    Typed.Comparison c =
-        Typed.compare(
-            Typed.zeroFilled(before, ctx.root), Typed.zeroFilled(after, ctx.root), ctx.root);
+    Typed.Comparison c = Typed.compare(before, after, ctx.root, true, true);
     return new Typed.Comparison(
         ctx.ignore(c.added()), ctx.ignore(c.modified()), ctx.ignore(c.removed()));
   }
@@ -257,7 +263,7 @@ final class FieldManager {
       return new FieldSet();
     }
     FieldSet set = Typed.toFieldSet(la, ctx.root);
-    Typed.Comparison c = Typed.compare(la, Typed.zeroFilled(live, ctx.root), ctx.root);
+    Typed.Comparison c = Typed.compare(la, live, ctx.root, false, true);
     return set.minus(c.modified()).minus(c.added()).minus(c.removed());
   }
 
@@ -343,6 +349,7 @@ final class FieldManager {
     Map<Id, Entry> managers = managersForUpdate(old, updated, ctx.subresource);
     ObjectNode result = withoutManagedFields(updated);
     Typed.Comparison cmp = compare(ctx, live, result);
+    result = result.deepCopy(); // shares nothing with the inputs
     if (!cmp.isSame()) {
       FieldSet changed = cmp.changed();
       for (Entry e : managers.values()) {
@@ -494,10 +501,15 @@ final class FieldManager {
     return subresource == null ? "" : subresource;
   }
 
+  /** A shallow view of obj without metadata.managedFields (obj is not modified). */
   private static ObjectNode withoutManagedFields(ObjectNode obj) {
-    ObjectNode c = obj.deepCopy();
-    if (c.get("metadata") instanceof ObjectNode m) {
-      m.remove("managedFields");
+    ObjectNode c = Json.object();
+    c.setAll(obj);
+    if (obj.get("metadata") instanceof ObjectNode m) {
+      ObjectNode mc = Json.object();
+      mc.setAll(m);
+      mc.remove("managedFields");
+      c.set("metadata", mc);
     }
     return c;
   }

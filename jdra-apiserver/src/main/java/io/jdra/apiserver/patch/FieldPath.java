@@ -1,6 +1,9 @@
 package io.jdra.apiserver.patch;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,45 +15,80 @@ import tools.jackson.databind.node.ObjectNode;
  * .name}), list-map items by key ({@code [name="c"]}), set items by value ({@code [="a"]}) and
  * atomic-free list positions ({@code [0]}). Immutable, ordered as upstream orders paths.
  */
-record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPath> {
-  static final FieldPath ROOT = new FieldPath(List.of());
+final class FieldPath implements Comparable<FieldPath> {
+  static final FieldPath ROOT = new FieldPath(new Element[0]);
 
-  FieldPath {
-    elements = List.copyOf(elements);
+  private final Element[] els;
+  private int hash;
+
+  FieldPath(List<Element> elements) {
+    this(elements.toArray(new Element[0]));
+  }
+
+  private FieldPath(Element[] els) {
+    this.els = els;
+  }
+
+  /** The elements (an unmodifiable view). */
+  List<Element> elements() {
+    return Collections.unmodifiableList(Arrays.asList(els));
   }
 
   FieldPath child(Element e) {
-    List<Element> l = new ArrayList<>(elements);
-    l.add(e);
-    return new FieldPath(l);
+    Element[] a = Arrays.copyOf(els, els.length + 1);
+    a[els.length] = e;
+    return new FieldPath(a);
   }
 
   int size() {
-    return elements.size();
+    return els.length;
   }
 
   /** True when this path is other or starts with it. */
   boolean startsWith(FieldPath other) {
-    return other.size() <= size() && elements.subList(0, other.size()).equals(other.elements);
+    if (other.els.length > els.length) {
+      return false;
+    }
+    for (int i = 0; i < other.els.length; i++) {
+      if (!els[i].equals(other.els[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public int compareTo(FieldPath o) {
-    int n = Math.min(size(), o.size());
+    int n = Math.min(els.length, o.els.length);
     for (int i = 0; i < n; i++) {
-      int c = elements.get(i).compareTo(o.elements.get(i));
+      int c = els[i].compareTo(o.els[i]);
       if (c != 0) {
         return c;
       }
     }
-    return Integer.compare(size(), o.size());
+    return Integer.compare(els.length, o.els.length);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FieldPath p && Arrays.equals(els, p.els);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      h = Arrays.hashCode(els);
+      hash = h;
+    }
+    return h;
   }
 
   /** As upstream's fieldpath.Path.String(): {@code .spec.containers[name="c"].image}. */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    for (Element e : elements) {
+    for (Element e : els) {
       sb.append(e.display());
     }
     return sb.toString();
@@ -276,20 +314,21 @@ record FieldPath(List<FieldPath.Element> elements) implements Comparable<FieldPa
   }
 
   static int compareKeys(Map<String, JsonNode> a, Map<String, JsonNode> b) {
-    List<Map.Entry<String, JsonNode>> la = new ArrayList<>(a.entrySet());
-    List<Map.Entry<String, JsonNode>> lb = new ArrayList<>(b.entrySet());
-    int n = Math.min(la.size(), lb.size());
-    for (int i = 0; i < n; i++) {
-      int c = la.get(i).getKey().compareTo(lb.get(i).getKey());
+    Iterator<Map.Entry<String, JsonNode>> ia = a.entrySet().iterator();
+    Iterator<Map.Entry<String, JsonNode>> ib = b.entrySet().iterator();
+    while (ia.hasNext() && ib.hasNext()) {
+      Map.Entry<String, JsonNode> ea = ia.next();
+      Map.Entry<String, JsonNode> eb = ib.next();
+      int c = ea.getKey().compareTo(eb.getKey());
       if (c != 0) {
         return c;
       }
-      c = compareValues(la.get(i).getValue(), lb.get(i).getValue());
+      c = compareValues(ea.getValue(), eb.getValue());
       if (c != 0) {
         return c;
       }
     }
-    return Integer.compare(la.size(), lb.size());
+    return Integer.compare(a.size(), b.size());
   }
 
   /** A total order of JSON values: numbers, strings, booleans, lists, maps, null. */

@@ -144,11 +144,12 @@ final class Typed {
    */
   static List<String> validate(JsonNode v, Field f) {
     List<String> errors = new ArrayList<>();
-    check(v, f, FieldPath.ROOT, errors);
+    check(v, f, new ArrayList<>(), errors);
     return errors;
   }
 
-  private static void check(JsonNode v, Field f, FieldPath path, List<String> errors) {
+  /** Walks with a stack of path elements; paths are built only for errors. */
+  private static void check(JsonNode v, Field f, List<FieldPath.Element> at, List<String> errors) {
     if (v == null || v.isNull()) {
       return;
     }
@@ -157,24 +158,28 @@ final class Typed {
       List<String> keys = new ArrayList<>(v.propertyNames());
       java.util.Collections.sort(keys);
       for (String k : keys) {
-        FieldPath cp = path.child(new FieldPath.Field(k));
+        at.add(new FieldPath.Field(k));
         if (t.isStruct() && !t.declares(k)) {
-          errors.add(cp + ": field not declared in schema");
+          errors.add(new FieldPath(at) + ": field not declared in schema");
+          at.remove(at.size() - 1);
           return;
         }
-        check(v.get(k), t.field(k), cp, errors);
+        check(v.get(k), t.field(k), at, errors);
+        at.remove(at.size() - 1);
       }
     } else if (v.isArray() && f.kind() == Kind.LIST) {
       Shape s = shape(f, v);
-      Set<FieldPath.Element> seen = new HashSet<>();
+      Set<FieldPath.Element> seen = s == Shape.LIST_MAP ? new HashSet<>() : null;
       int i = 0;
       for (JsonNode item : v) {
         FieldPath.Element pe =
             s == Shape.LIST_MAP ? itemElement(f, s, item) : new FieldPath.Index(i);
-        if (s == Shape.LIST_MAP && !seen.add(pe)) {
-          errors.add(path + ": duplicate entries for key " + pe.display());
+        if (seen != null && !seen.add(pe)) {
+          errors.add(new FieldPath(at) + ": duplicate entries for key " + pe.display());
         }
-        check(item, f.elementField(), path.child(pe), errors);
+        at.add(pe);
+        check(item, f.elementField(), at, errors);
+        at.remove(at.size() - 1);
         i++;
       }
     }
@@ -219,7 +224,7 @@ final class Typed {
   /** The applied configuration rhs merged into lhs (either may be null = absent). */
   static JsonNode merge(JsonNode lhs, JsonNode rhs, Field f) {
     if (lhs == null || lhs.isNull()) {
-      return rhs.deepCopy();
+      return rhs; // shared: neither input is modified, apply copies its result once
     }
     if (rhs == null) {
       return lhs;
@@ -227,10 +232,12 @@ final class Typed {
     Shape sl = shape(f, lhs);
     Shape sr = shape(f, rhs);
     if (sl != sr || sr == Shape.ATOMIC) {
-      return rhs.deepCopy();
+      return rhs;
     }
     if (sr == Shape.OBJECT) {
-      ObjectNode out = ((ObjectNode) lhs).deepCopy();
+      // copy on write: untouched subtrees are shared with lhs, which callers never modify
+      ObjectNode out = Json.object();
+      out.setAll((ObjectNode) lhs);
       Type t = objectType(f);
       for (Map.Entry<String, JsonNode> e : rhs.properties()) {
         if (e.getValue().isNull()) {
@@ -320,13 +327,27 @@ final class Typed {
     }
   }
 
-  static Comparison compare(JsonNode lhs, JsonNode rhs, Field root) {
+  /**
+   * Compares lhs to rhs. A typed side reads as the Go object it stands for: fields a Go value
+   * always carries (value structs, fields without omitempty) count as present when missing, so
+   * that, as upstream, a create adds {@code .metadata.labels} but not {@code .spec}.
+   */
+  static Comparison compare(
+      JsonNode lhs, JsonNode rhs, Field root, boolean lhsTyped, boolean rhsTyped) {
     Comparison c = new Comparison(new FieldSet(), new FieldSet(), new FieldSet());
-    compareAt(lhs, rhs, root, FieldPath.ROOT, c);
+    compareAt(lhs, rhs, root, FieldPath.ROOT, c, lhsTyped, rhsTyped);
     return c;
   }
 
-  private static void compareAt(JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c) {
+  private static final ObjectNode EMPTY = Json.object();
+
+  /** The JSON a Go zero value of the field shows ({} for value structs, else null). */
+  private static JsonNode zero(Field f) {
+    return f.kind() == Kind.STRUCT ? EMPTY : Json.NODES.nullNode();
+  }
+
+  private static void compareAt(
+      JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c, boolean zl, boolean zr) {
     JsonNode lv = l == null || l.isNull() ? null : l;
     JsonNode rv = r == null || r.isNull() ? null : r;
     Shape s;
@@ -354,13 +375,22 @@ final class Typed {
       if (rv != null) {
         keys.addAll(rv.propertyNames());
       }
+      if (t.isStruct() && ((lv != null && zl) || (rv != null && zr))) {
+        for (Field zf : t.fields.values()) {
+          if (zf.zeroPresent()) {
+            keys.add(zf.name());
+          }
+        }
+      }
       for (String k : keys) {
-        compareAt(
-            lv == null ? null : lv.get(k),
-            rv == null ? null : rv.get(k),
-            t.field(k),
-            path.child(new FieldPath.Field(k)),
-            c);
+        Field cf = t.field(k);
+        JsonNode lc = lv == null ? null : lv.get(k);
+        JsonNode rc = rv == null ? null : rv.get(k);
+        if (cf.zeroPresent() && t.isStruct()) {
+          lc = lc == null && lv != null && zl ? zero(cf) : lc;
+          rc = rc == null && rv != null && zr ? zero(cf) : rc;
+        }
+        compareAt(lc, rc, cf, path.child(new FieldPath.Field(k)), c, zl, zr);
       }
     } else {
       Map<FieldPath.Element, JsonNode> li = lv == null ? Map.of() : index((ArrayNode) lv, f, s);
@@ -368,7 +398,7 @@ final class Typed {
       Set<FieldPath.Element> all = new LinkedHashSet<>(li.keySet());
       all.addAll(ri.keySet());
       for (FieldPath.Element pe : all) {
-        compareAt(li.get(pe), ri.get(pe), f.elementField(), path.child(pe), c);
+        compareAt(li.get(pe), ri.get(pe), f.elementField(), path.child(pe), c, zl, zr);
       }
     }
     if (l == null) {
@@ -440,44 +470,5 @@ final class Typed {
       }
     }
     return -1;
-  }
-
-  /**
-   * A copy with the fields a Go object always carries once converted to JSON: value structs as {}
-   * and fields without omitempty as null. Comparisons then see what upstream's typed objects show,
-   * e.g. which parents a create adds.
-   */
-  static JsonNode zeroFilled(JsonNode v, Field f) {
-    if (v == null) {
-      return null;
-    }
-    JsonNode copy = v.deepCopy();
-    fill(copy, f);
-    return copy;
-  }
-
-  private static void fill(JsonNode v, Field f) {
-    if (v.isObject()) {
-      if (f.kind() == Kind.LIST) {
-        return;
-      }
-      Type t = objectType(f);
-      ObjectNode o = (ObjectNode) v;
-      if (t.isStruct()) {
-        for (Field cf : t.fields.values()) {
-          if (cf.zeroPresent() && !o.has(cf.name())) {
-            o.set(cf.name(), cf.kind() == Kind.STRUCT ? Json.object() : Json.NODES.nullNode());
-          }
-        }
-      }
-      for (Map.Entry<String, JsonNode> e : o.properties()) {
-        fill(e.getValue(), t.field(e.getKey()));
-      }
-    } else if (v.isArray() && f.kind() == Kind.LIST) {
-      Field ef = f.elementField();
-      for (JsonNode item : v) {
-        fill(item, ef);
-      }
-    }
   }
 }
