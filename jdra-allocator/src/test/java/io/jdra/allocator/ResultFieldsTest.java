@@ -402,4 +402,27 @@ class ResultFieldsTest {
         .contains("1 taint not tolerated (k=v:NoSchedule)")
         .contains("1 node does not match");
   }
+
+  @Test
+  void explanationNamesTheClaimThatDoesNotFitInAddition() throws Exception {
+    AllocationOutcome o =
+        Allocator.create(
+                AllocatorFeatures.all(),
+                AllocatedState.empty(),
+                DeviceClassLister.of(List.of(deviceClass(CLASS))),
+                List.of(slice("s", device("d0"), device("d1"))))
+            .allocate(
+                node(NODE),
+                List.of(
+                    claim("a", request("r", 1)),
+                    claim("b", request("r", 1)),
+                    claim("c", request("r", 1))),
+                Deadline.none());
+    String text = ((AllocationOutcome.Unschedulable) o).explanation().render();
+    assertThat(text)
+        .contains(
+            "the first 2 claims fit together; claim default/c does not fit in addition to them")
+        .contains(
+            "the claims need 3 devices together, but only 2 different devices are usable for them");
+  }
 }

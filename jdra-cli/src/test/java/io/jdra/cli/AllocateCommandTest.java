@@ -171,6 +171,84 @@ class AllocateCommandTest {
         .contains("spec.devices.requests[0].name: Invalid value: \"Bad_Name\"");
   }
 
+  @Test
+  void jsonListInputAndTaintRulesBehindTheirGate() throws IOException {
+    Path f =
+        write(
+            """
+            {"apiVersion": "v1", "kind": "List", "items": [
+              {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "c"}},
+              {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "metadata": {"name": "s"},
+               "spec": {"driver": "d.example.com", "nodeName": "n1",
+                        "pool": {"name": "n1", "generation": 1, "resourceSliceCount": 1},
+                        "devices": [{"name": "dev-0"}, {"name": "dev-1"}]}},
+              {"apiVersion": "resource.k8s.io/v1beta2", "kind": "DeviceTaintRule", "metadata": {"name": "t"},
+               "spec": {"deviceSelector": {"device": "dev-0"},
+                        "taint": {"key": "maintenance", "effect": "NoSchedule"}}},
+              {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+               "metadata": {"name": "claim", "namespace": "ns"},
+               "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "c"}}]}}}
+            ]}
+            """);
+    Result off = run("allocate", "-f", f.toString(), "--node", "n1");
+    assertThat(off.code()).as(off.err()).isZero();
+    assertThat(off.out()).contains("device: dev-0");
+    assertThat(off.err())
+        .contains("ignoring 1 DeviceTaintRule(s): feature gate DRADeviceTaintRules is off");
+    Result on =
+        run(
+            "allocate",
+            "-f",
+            f.toString(),
+            "--node",
+            "n1",
+            "--feature-gates",
+            "DRADeviceTaintRules=true");
+    assertThat(on.code()).as(on.err()).isZero();
+    assertThat(on.out()).contains("device: dev-1");
+  }
+
+  @Test
+  void claimsAlreadyAllocatedAreInUseAndNotPrinted() throws IOException {
+    Path f =
+        write(
+            """
+            apiVersion: resource.k8s.io/v1
+            kind: DeviceClass
+            metadata: {name: c}
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceSlice
+            metadata: {name: s}
+            spec:
+              driver: d.example.com
+              nodeName: n1
+              pool: {name: n1, generation: 1, resourceSliceCount: 1}
+              devices: [{name: dev-0}]
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceClaim
+            metadata: {name: old, namespace: ns}
+            spec:
+              devices:
+                requests: [{name: r, exactly: {deviceClassName: c}}]
+            status:
+              allocation:
+                devices:
+                  results: [{request: r, driver: d.example.com, pool: n1, device: dev-0}]
+            ---
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceClaim
+            metadata: {name: new, namespace: ns}
+            spec:
+              devices:
+                requests: [{name: r, exactly: {deviceClassName: c}}]
+            """);
+    Result r = run("allocate", "-f", f.toString(), "--node", "n1");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).contains("claim ns/new:").contains("1 already allocated");
+  }
+
   private Path write(String yaml) throws IOException {
     Path f = Files.createTempFile(tmp, "in", ".yaml");
     Files.writeString(f, yaml);

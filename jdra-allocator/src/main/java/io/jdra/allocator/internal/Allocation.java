@@ -16,6 +16,7 @@ import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
+import io.jdra.allocator.Explanation;
 import io.jdra.api.names.DeviceId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -156,7 +157,65 @@ public final class Allocation {
         skipped.add(new Pools.Skipped(slice, "node does not match"));
       }
     }
-    return new AllocationOutcome.Unschedulable(Explainer.explain(search, skipped));
+    Explanation explanation = Explainer.explain(search, skipped);
+    if (claims.size() > 1) {
+      explanation = withConflict(explanation, search, claims, pools, devices, in, node, deadline);
+    }
+    return new AllocationOutcome.Unschedulable(explanation);
+  }
+
+  /**
+   * Adds which claim breaks it: the longest prefix of the claims that fits together, found with the
+   * pruned search (only when allocation failed, so success pays nothing).
+   */
+  private static Explanation withConflict(
+      Explanation explanation,
+      Search failed,
+      List<ResourceClaim> claims,
+      List<PoolInfo> pools,
+      Dev[] devices,
+      Inputs in,
+      Node node,
+      Deadline deadline)
+      throws AllocationException {
+    int fits = 0;
+    for (int k = 1; k < claims.size(); k++) {
+      RequestData[][][] prefix = new RequestData[k][][];
+      System.arraycopy(failed.requests, 0, prefix, 0, k);
+      Search s =
+          new Search(
+              in.features(),
+              in.state(),
+              node,
+              claims.subList(0, k),
+              pools,
+              devices,
+              in.cel(),
+              deadline,
+              new ShareIds(),
+              prefix);
+      s.reset();
+      s.pruner = new MatchingPruner(s);
+      if (s.allocateOne(0, 0, 0, 0, false, 0) != Search.DONE) {
+        break;
+      }
+      fits = k;
+    }
+    List<String> notes = new ArrayList<>(explanation.notes());
+    String culprit = kobj(claims.get(fits));
+    if (fits == 0) {
+      notes.add("claim " + culprit + " cannot be allocated even on its own");
+    } else {
+      notes.add(
+          "the first "
+              + fits
+              + " claim"
+              + (fits == 1 ? "" : "s")
+              + " fit together; claim "
+              + culprit
+              + " does not fit in addition to them");
+    }
+    return new Explanation(explanation.node(), explanation.claims(), notes);
   }
 
   static Dev[] devices(List<PoolInfo> pools, AllocatedState state) {
