@@ -185,6 +185,35 @@ class ServerSideApplyTest {
   }
 
   @Test
+  void inputsAreNeverModified() throws Exception {
+    String two =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: p
+          labels: {app: web, tier: fe}
+          annotations: {kubectl.kubernetes.io/last-applied-configuration: "{}"}
+        spec:
+          containers: [{name: nginx, image: nginx}, {name: side, image: busybox}]
+        """;
+    ObjectNode pod = apply(null, two, "kubectl", false);
+    ObjectNode before = pod.deepCopy();
+    ObjectNode out = apply(pod, POD.replace("image: nginx", "image: nginx:2"), "kubectl", false);
+    assertThat(pod).isEqualTo(before);
+    assertThat(out.get("metadata").has("annotations")).as("pruned: no longer applied").isFalse();
+    ObjectNode updated = out.deepCopy();
+    ((ObjectNode) updated.get("metadata")).remove("managedFields");
+    ObjectNode updatedBefore = updated.deepCopy();
+    ObjectNode outBefore = out.deepCopy();
+    ObjectNode tracked = Patcher.trackUpdate("v1", "Pod", out, updated, "x", T2);
+    assertThat(updated).isEqualTo(updatedBefore);
+    assertThat(out).isEqualTo(outBefore);
+    ((ObjectNode) tracked.get("spec")).put("nodeName", "n");
+    assertThat(updated).isEqualTo(updatedBefore);
+  }
+
+  @Test
   void fieldsOwnedByAnotherManagerSurviveRemoval() throws Exception {
     String two =
         """
