@@ -108,7 +108,7 @@ final class QuantityLibrary {
             "quantity_add_int",
             QuantityValue.class,
             Long.class,
-            (a, b) -> new QuantityValue(a.quantity().add(ofInt(b, a.quantity())))));
+            (a, b) -> new QuantityValue(a.quantity().add(ofInt(b)))));
     t.member(
         "sub",
         "quantity_sub",
@@ -128,11 +128,14 @@ final class QuantityLibrary {
             "quantity_sub_int",
             QuantityValue.class,
             Long.class,
-            (a, b) -> new QuantityValue(a.quantity().subtract(ofInt(b, a.quantity())))));
+            (a, b) -> new QuantityValue(a.quantity().subtract(ofInt(b)))));
   }
 
-  private static Quantity ofInt(long v, Quantity like) {
-    return Quantity.ofLong(v, like.format());
+  /**
+   * As upstream: an int operand is a DecimalExponent quantity (a zero left side takes its format).
+   */
+  private static Quantity ofInt(long v) {
+    return Quantity.ofLong(v, Quantity.Format.DECIMAL_EXPONENT);
   }
 
   private static QuantityValue parse(String s) throws CelEvaluationException {
