@@ -154,6 +154,38 @@ class BadInputTest {
                 null,
                 404,
                 null)),
+        named(
+            "unknown field with fieldValidation=Strict",
+            new Case(
+                "POST",
+                CLAIMS + "?fieldValidation=Strict",
+                "application/json",
+                "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\","
+                    + "\"metadata\":{\"name\":\"x\"},\"spec\":{\"foo\":1}}",
+                400,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    + "\"message\":\"ResourceClaim in version \\\"v1\\\" cannot be handled as a"
+                    + " ResourceClaim: strict decoding error: unknown field \\\"spec.foo\\\"\","
+                    + "\"reason\":\"BadRequest\",\"code\":400}")),
+        named(
+            "invalid claim (count -1)",
+            new Case(
+                "POST",
+                CLAIMS,
+                "application/json",
+                "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\","
+                    + "\"metadata\":{\"name\":\"x\"},\"spec\":{\"devices\":{\"requests\":[{"
+                    + "\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"c\",\"allocationMode\":"
+                    + "\"ExactCount\",\"count\":-1}}]}}}",
+                422,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    + "\"message\":\"ResourceClaim.resource.k8s.io \\\"x\\\" is invalid:"
+                    + " spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than"
+                    + " zero\",\"reason\":\"Invalid\",\"details\":{\"name\":\"x\","
+                    + "\"group\":\"resource.k8s.io\",\"kind\":\"ResourceClaim\",\"causes\":[{"
+                    + "\"reason\":\"FieldValueInvalid\",\"message\":\"Invalid value: -1: must be"
+                    + " greater than zero\",\"field\":\"spec.devices.requests[0].exactly.count\"}]},"
+                    + "\"code\":422}")),
         named("unknown subresource", new Case("GET", CLAIMS + "/x/scale", null, null, 404, null)));
   }
 

@@ -30,6 +30,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
 
   private final ResourceRegistry registry;
   private final Discovery discovery;
+  private final OpenApi openApi;
   private final ResourceHandler resources;
   private final String token;
   private final BooleanSupplier ready;
@@ -47,6 +48,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       BooleanSupplier ready) {
     this.registry = service.registry();
     this.discovery = new Discovery(registry);
+    this.openApi = new OpenApi(registry);
     this.resources =
         new ResourceHandler(
             service,
@@ -151,7 +153,16 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
           Responses.json(req.response(), 200, discovery.groups());
         }
       }
+      case "/openapi/v3", "/openapi/v3/" -> Responses.json(req.response(), 200, openApi.root());
       default -> {
+        if (path.startsWith("/openapi/v3/")) {
+          ObjectNode doc = openApi.groupVersion(path.substring("/openapi/v3/".length()));
+          if (doc == null) {
+            throw ApiException.pathNotFound();
+          }
+          Responses.json(req.response(), 200, doc);
+          return true;
+        }
         if (path.startsWith("/apis/") && path.indexOf('/', 6) < 0) {
           ObjectNode g = discovery.group(path.substring(6));
           if (g == null) {

@@ -117,6 +117,16 @@ final class BuiltInResources {
             .columns(col("COMPLETIONS", "=jobCompletions"))
             .fields("status.successful", "status.successful")
             .build());
+    all.add(
+        type(
+                "scheduling.k8s.io",
+                List.of("v1alpha2"),
+                "PodGroup",
+                "podgroups",
+                List.of(),
+                true,
+                Set.of("status"))
+            .build());
     all.add(resource("DeviceClass", "deviceclasses", false, Set.of()).build());
     all.add(
         resource("ResourceClaim", "resourceclaims", true, Set.of("status"))

@@ -1,0 +1,102 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.registry.ResourceRegistry;
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.rest.Json;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A minimal OpenAPI v3 (/openapi/v3 and one document per group/version): paths with their
+ * group-version-kind and query parameters, so kubectl sees that the server validates fields itself
+ * (fieldValidation) and skips client-side schema validation. Schemas are not described. Immutable.
+ */
+final class OpenApi {
+  private static final List<String> PATCH_PARAMS =
+      List.of("dryRun", "fieldManager", "fieldValidation", "force", "pretty");
+
+  private final ResourceRegistry registry;
+
+  OpenApi(ResourceRegistry registry) {
+    this.registry = registry;
+  }
+
+  ObjectNode root() {
+    ObjectNode o = Json.object();
+    ObjectNode paths = o.putObject("paths");
+    for (Map.Entry<String, List<String>> g : registry.groupVersions().entrySet()) {
+      for (String v : g.getValue()) {
+        String key = g.getKey().isEmpty() ? "api/" + v : "apis/" + g.getKey() + "/" + v;
+        paths.putObject(key).put("serverRelativeURL", "/openapi/v3/" + key + "?hash=jdra1");
+      }
+    }
+    return o;
+  }
+
+  /** The document of {@code api/v1} or {@code apis/GROUP/VERSION}; null when not served. */
+  ObjectNode groupVersion(String gv) {
+    String group;
+    String version;
+    String[] p = gv.split("/");
+    if (p.length == 2 && p[0].equals("api")) {
+      group = "";
+      version = p[1];
+    } else if (p.length == 3 && p[0].equals("apis")) {
+      group = p[1];
+      version = p[2];
+    } else {
+      return null;
+    }
+    List<ResourceType> types = registry.inGroupVersion(group, version);
+    if (types.isEmpty()) {
+      return null;
+    }
+    ObjectNode doc = Json.object();
+    doc.put("openapi", "3.0.0");
+    doc.putObject("info").put("title", "Kubernetes").put("version", "v1.36.0");
+    ObjectNode paths = doc.putObject("paths");
+    String prefix = group.isEmpty() ? "/api/" + version : "/apis/" + group + "/" + version;
+    for (ResourceType t : types) {
+      String base =
+          prefix + (t.namespaced() ? "/namespaces/{namespace}/" : "/") + t.plural() + "/{name}";
+      ObjectNode item = paths.putObject(base);
+      for (String verb : List.of("get", "put", "patch", "delete")) {
+        ObjectNode op = item.putObject(verb);
+        op.put("operationId", verb + t.kind());
+        ObjectNode gvk = op.putObject("x-kubernetes-group-version-kind");
+        gvk.put("group", group);
+        gvk.put("kind", t.kind());
+        gvk.put("version", version);
+        ArrayNode params = op.putArray("parameters");
+        for (String name : verb.equals("get") ? List.of("pretty") : PATCH_PARAMS) {
+          ObjectNode param = params.addObject();
+          param.put("name", name);
+          param.put("in", "query");
+          param.putObject("schema").put("type", name.equals("force") ? "boolean" : "string");
+        }
+        op.putObject("responses").putObject("200").put("description", "OK");
+      }
+      String collection = prefix + (t.namespaced() ? "/namespaces/{namespace}/" : "/") + t.plural();
+      ObjectNode post = paths.putObject(collection).putObject("post");
+      post.put("operationId", "create" + t.kind());
+      ObjectNode gvk = post.putObject("x-kubernetes-group-version-kind");
+      gvk.put("group", group);
+      gvk.put("kind", t.kind());
+      gvk.put("version", version);
+      ArrayNode params = post.putArray("parameters");
+      for (String name : List.of("dryRun", "fieldManager", "fieldValidation", "pretty")) {
+        params
+            .addObject()
+            .put("name", name)
+            .put("in", "query")
+            .putObject("schema")
+            .put("type", "string");
+      }
+      post.putObject("responses").putObject("201").put("description", "Created");
+    }
+    doc.putObject("components").putObject("schemas");
+    return doc;
+  }
+}
