@@ -419,6 +419,77 @@ class AllocatorTest {
                     claim("a", request("r", 1)),
                     claim("b", request("r", 1)))
                 .expect(List.of("r=p/half-0"), List.of("r=p/half-1"))));
+    String mem1 =
+        "device.capacity[\"driver.example.com\"].memory.compareTo(quantity(\"1Gi\")) >= 0";
+    String mem2 =
+        "device.capacity[\"driver.example.com\"].memory.compareTo(quantity(\"2Gi\")) >= 0";
+    cs.add(
+        named(
+            "upstream small-and-large-backtrack-requests",
+            Case.of(
+                    List.of(
+                        slice(
+                            "s",
+                            capacity(device("large"), "memory", "2Gi"),
+                            capacity(device("small"), "memory", "1Gi"))),
+                    claim("c", request("a", 1, mem1), request("b", 1, mem2)))
+                .expect(List.of("a=node-1/small", "b=node-1/large"))));
+    cs.add(
+        named(
+            "upstream small-and-large-backtrack-claims",
+            Case.of(
+                    List.of(
+                        slice(
+                            "s",
+                            capacity(device("large"), "memory", "2Gi"),
+                            capacity(device("small"), "memory", "1Gi"))),
+                    claim("a", request("r", 1, mem1)),
+                    claim("b", request("r", 1, mem2)))
+                .expect(List.of("r=node-1/small"), List.of("r=node-1/large"))));
+    cs.add(
+        named(
+            "upstream with-constraint-for-request-retry",
+            Case.of(
+                    List.of(
+                        slice(
+                            "s",
+                            device("d1", "version", "1.0.0", "str", "a"),
+                            device("d2", "version", "2.0.0", "str", "b"),
+                            device("d3", "version", "3.0.0", "str", "b"))),
+                    constrain(
+                        claim("c", request("a", 1), request("b", 1)),
+                        match("driver.example.com/version", "a"),
+                        match("driver.example.com/str")))
+                .expect(List.of("a=node-1/d2", "b=node-1/d3"))));
+    cs.add(
+        named(
+            "upstream prioritized-list-with-backtracking",
+            Case.of(
+                    List.of(
+                        slice(
+                            "s1",
+                            NODE,
+                            DRIVER,
+                            "pool1",
+                            1,
+                            1,
+                            capacity(device("d1"), "memory", "8Gi")),
+                        slice(
+                            "s2",
+                            NODE,
+                            DRIVER,
+                            "pool2",
+                            1,
+                            1,
+                            capacity(device("d2"), "memory", "4Gi"))),
+                    claim(
+                        "c",
+                        firstAvailable(
+                            "a",
+                            sub("big", 1, mem1.replace("1Gi", "8Gi")),
+                            sub("small", 1, mem1.replace("1Gi", "4Gi"))),
+                        request("b", 1, mem1.replace("1Gi", "8Gi"))))
+                .expect(List.of("a/small=pool2/d2", "b=pool1/d1"))));
     return cs.stream();
   }
 

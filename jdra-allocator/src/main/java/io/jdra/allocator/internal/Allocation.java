@@ -304,7 +304,9 @@ public final class Allocation {
               + Search.RESULTS_MAX);
     }
     List<DeviceConstraint> constraints =
-        NodeMatcher.list(claim.getSpec().getDevices().getConstraints());
+        claim.getSpec() == null || claim.getSpec().getDevices() == null
+            ? List.of()
+            : NodeMatcher.list(claim.getSpec().getDevices().getConstraints());
     for (int i = 0; i < constraints.size(); i++) {
       DeviceConstraint dc = constraints.get(i);
       if (dc.getMatchAttribute() == null && dc.getDistinctAttribute() == null) {

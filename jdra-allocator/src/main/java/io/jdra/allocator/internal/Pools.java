@@ -35,6 +35,7 @@ final class Pools {
     Map<PoolKey, List<ResourceSlice>> pools = new LinkedHashMap<>();
     String nodeName = NodeMatcher.name(node);
     for (ResourceSlice slice : slicesForNode) {
+      requireWellFormed(slice);
       ResourceSliceSpec spec = slice.getSpec();
       boolean hasCounters = spec.getSharedCounters() != null && !spec.getSharedCounters().isEmpty();
       String sliceNode = NodeMatcher.nz(spec.getNodeName());
@@ -106,6 +107,9 @@ final class Pools {
         List<ResourceSlice> all = new ArrayList<>();
         boolean obsolete = false;
         for (ResourceSlice s : allSlices) {
+          if (!wellFormed(s)) {
+            continue;
+          }
           if (!s.getSpec().getDriver().equals(key.driver())
               || !s.getSpec().getPool().getName().equals(key.pool())) {
             continue;
@@ -269,6 +273,21 @@ final class Pools {
       }
     }
     return false;
+  }
+
+  private static boolean wellFormed(ResourceSlice s) {
+    return s.getSpec() != null
+        && s.getSpec().getDriver() != null
+        && s.getSpec().getPool() != null
+        && s.getSpec().getPool().getName() != null;
+  }
+
+  /** Objects an API server accepted always have these; say so instead of failing obscurely. */
+  private static void requireWellFormed(ResourceSlice s) throws AllocationException {
+    if (!wellFormed(s)) {
+      throw new AllocationException(
+          "ResourceSlice " + name(s) + ": spec.driver and spec.pool.name are required");
+    }
   }
 
   static String name(ResourceSlice s) {

@@ -112,7 +112,10 @@ final class Results {
       }
       rangeByClass.put(cls, new int[] {start, out.size()});
     }
-    List<DeviceRequest> requests = claim.getSpec().getDevices().getRequests();
+    if (claim.getSpec() == null || claim.getSpec().getDevices() == null) {
+      return out;
+    }
+    List<DeviceRequest> requests = NodeMatcher.list(claim.getSpec().getDevices().getRequests());
     for (DeviceClaimConfiguration cfg :
         NodeMatcher.list(claim.getSpec().getDevices().getConfig())) {
       List<String> names = NodeMatcher.list(cfg.getRequests());

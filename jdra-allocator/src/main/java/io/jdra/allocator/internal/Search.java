@@ -104,7 +104,11 @@ final class Search {
     }
     constraints = new Constraints.Constraint[claims.size()][];
     for (int c = 0; c < claims.size(); c++) {
-      List<DeviceConstraint> specs = claims.get(c).getSpec().getDevices().getConstraints();
+      ResourceClaim claim = claims.get(c);
+      List<DeviceConstraint> specs =
+          claim.getSpec() == null || claim.getSpec().getDevices() == null
+              ? null
+              : claim.getSpec().getDevices().getConstraints();
       int n = specs == null ? 0 : specs.size();
       constraints[c] = new Constraints.Constraint[n];
       for (int i = 0; i < n; i++) {
