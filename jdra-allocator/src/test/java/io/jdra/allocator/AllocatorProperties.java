@@ -192,7 +192,7 @@ class AllocatorProperties {
         .isEqualTo(render(scenario(in).run(allocator(scenario(in), Allocation.DEFAULT_BUDGET))));
   }
 
-  @Property(tries = 150)
+  @Property(tries = 300)
   void prunedSearchGivesUpstreamsAnswer(@ForAll("inputs") Input in) throws Exception {
     Scenarios.Scenario s = scenario(in);
     assertThat(render(s.run(allocator(s, 0))))

@@ -40,6 +40,16 @@ class HardInputsTest {
     assertThat(got.get(n - 1)).containsExactly("r=node-1/dev-0");
   }
 
+  @ParameterizedTest(name = "{0} devices, firstAvailable")
+  @ValueSource(ints = {20, 30})
+  void prioritizedTrapIsInstant(int n) throws Exception {
+    Scenarios.Scenario s = Scenarios.onlyDeviceTrapPrioritized(n);
+    long start = System.nanoTime();
+    List<List<String>> got = picks(s.run(s.allocator()));
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(got.get(n - 1)).containsExactly("r/one=node-1/dev-0");
+  }
+
   @ParameterizedTest(name = "trap with {0} devices: pruned search = plain search")
   @ValueSource(ints = {3, 5, 7})
   void pruningKeepsUpstreamsAnswer(int n) throws Exception {

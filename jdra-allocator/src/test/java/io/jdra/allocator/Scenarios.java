@@ -74,6 +74,22 @@ public final class Scenarios {
         claims);
   }
 
+  /** {@link #onlyDeviceTrap} where every claim asks through firstAvailable (two alternatives). */
+  public static Scenario onlyDeviceTrapPrioritized(int n) {
+    Scenario plain = onlyDeviceTrap(n);
+    List<ResourceClaim> claims = new ArrayList<>();
+    for (ResourceClaim c : plain.claims()) {
+      var exact = c.getSpec().getDevices().getRequests().get(0).getExactly();
+      String[] sel =
+          exact.getSelectors().stream().map(x -> x.getCel().getExpression()).toArray(String[]::new);
+      claims.add(
+          claim(
+              c.getMetadata().getName(),
+              firstAvailable("r", sub("two", 2, sel), sub("one", 1, sel))));
+    }
+    return new Scenario(plain.classes(), plain.slices(), plain.state(), plain.node(), claims);
+  }
+
   /** Claims of {@code perClaim} devices each that together need one device more than exist. */
   public static Scenario oneTooMany(int claims, int perClaim) {
     int n = claims * perClaim - 1;

@@ -56,25 +56,63 @@ final class MatchingPruner implements Pruner {
       return false;
     }
     for (int rr = r + 1; rr < s.requests[c].length; rr++) {
-      RequestData rd = s.requests[c][rr][0];
-      if (rd.isSubRequest()) {
-        continue;
-      }
-      if (!addSlots(rd, c, 0, 0, true)) {
+      if (!addRequest(s.requests[c][rr], c, true)) {
         return false;
       }
     }
     for (int cc = c + 1; cc < s.claims.size(); cc++) {
       for (RequestData[] subs : s.requests[cc]) {
-        if (subs[0].isSubRequest()) {
-          continue;
-        }
-        if (!addSlots(subs[0], cc, 0, 0, false)) {
+        if (!addRequest(subs, cc, false)) {
           return false;
         }
       }
     }
     return matchAll();
+  }
+
+  /**
+   * A request not started yet. With firstAvailable, whichever alternative is chosen needs at least
+   * the smallest count among the alternatives that are possible at all, from the union of their
+   * candidates: that weaker demand is what gets matched.
+   */
+  private boolean addRequest(RequestData[] subs, int c, boolean sameClaim) {
+    if (!subs[0].isSubRequest()) {
+      return addSlots(subs[0], c, 0, 0, sameClaim);
+    }
+    int need = Integer.MAX_VALUE;
+    boolean any = false;
+    java.util.BitSet union = new java.util.BitSet(s.devices.length);
+    for (RequestData rd : subs) {
+      int before = slots.size();
+      boolean ok = addSlots(rd, c, 0, 0, sameClaim);
+      List<int[]> added = new ArrayList<>(slots.subList(before, slots.size()));
+      slots.subList(before, slots.size()).clear();
+      if (!ok || (rd.allMode() && rd.allDevices.isEmpty())) {
+        continue;
+      }
+      any = true;
+      if (added.isEmpty()) {
+        // Needs no exclusive device (none left, admin access or shareable): no demand.
+        return true;
+      }
+      need = Math.min(need, added.size());
+      for (int[] slot : added) {
+        for (int dev : slot) {
+          union.set(dev);
+        }
+      }
+    }
+    if (!any) {
+      return false;
+    }
+    int[] cand = union.stream().toArray();
+    if (cand.length < need) {
+      return false;
+    }
+    for (int k = 0; k < need; k++) {
+      slots.add(cand);
+    }
+    return true;
   }
 
   /** Adds one slot per device still needed; false when some slot has no candidate at all. */

@@ -19,6 +19,10 @@ public final class CpuTimeProbe {
     for (int n : new int[] {20, 25, 30}) {
       measure("only-device trap, " + n + " devices", Scenarios.onlyDeviceTrap(n), 200);
       measure("one device too many, " + n + " devices", Scenarios.oneTooMany(n / 5, 5), 200);
+      measure(
+          "only-device trap via firstAvailable, " + n + " devices",
+          Scenarios.onlyDeviceTrapPrioritized(n),
+          200);
     }
     measure("matchAttribute 8 of 64 in 8 groups, 1 request", Scenarios.matchGroups(1), 200);
     measure("matchAttribute 8 of 64 in 8 groups, 8 requests", Scenarios.matchGroups(8), 200);
