@@ -68,11 +68,18 @@ class ApiServerBench {
                   .setKeepAlive(true),
               new PoolOptions().setHttp1MaxSize(8));
       createAll(http, n / 10, "warm");
+      long heap0 = usedHeap();
       long t0 = System.nanoTime();
       createAll(http, n, "");
       double secs = (System.nanoTime() - t0) / 1e9;
       System.out.printf(
           "[bench] %s: %d creates in %.2fs = %.0f creates/s%n", label, n, secs, n / secs);
+      long perObject = (usedHeap() - heap0) / n;
+      int json =
+          get(http, "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/c1").length();
+      System.out.printf(
+          "[bench] %s: heap per stored object %d bytes, its JSON %d bytes%n",
+          label, perObject, json);
       if (o.dataDir() == null) {
         long best = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
@@ -86,6 +93,15 @@ class ApiServerBench {
       }
       vertx.close();
     }
+  }
+
+  private static long usedHeap() throws InterruptedException {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(100);
+    }
+    Runtime r = Runtime.getRuntime();
+    return r.totalMemory() - r.freeMemory();
   }
 
   private static void createAll(HttpClient http, int n, String prefix) throws Exception {

@@ -1,0 +1,208 @@
+package io.jdra.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMapList;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Garbage collection by ownerReferences, deletecollection, pagination, status subresource. */
+class GcAndPagingTest {
+  static ServerFixture f;
+
+  @BeforeAll
+  static void start() {
+    f = new ServerFixture();
+  }
+
+  @AfterAll
+  static void stop() {
+    f.close();
+  }
+
+  static Pod pod(String name) {
+    return f.client
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("c")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  static ConfigMap dependent(String name, Pod owner) {
+    return f.client
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withOwnerReferences(
+                    new OwnerReferenceBuilder()
+                        .withApiVersion("v1")
+                        .withKind("Pod")
+                        .withName(owner.getMetadata().getName())
+                        .withUid(owner.getMetadata().getUid())
+                        .withBlockOwnerDeletion(true)
+                        .build())
+                .endMetadata()
+                .build())
+        .create();
+  }
+
+  static void eventually(BooleanSupplier condition) throws InterruptedException {
+    for (int i = 0; i < 200 && !condition.getAsBoolean(); i++) {
+      Thread.sleep(25);
+    }
+    assertThat(condition.getAsBoolean()).isTrue();
+  }
+
+  @Test
+  void backgroundDeletionRemovesDependents() throws Exception {
+    Pod owner = pod("owner-bg");
+    dependent("dep-bg", owner);
+    f.client.pods().withName("owner-bg").delete();
+    eventually(() -> f.client.configMaps().withName("dep-bg").get() == null);
+  }
+
+  @Test
+  void foregroundDeletionWaitsForDependents() throws Exception {
+    Pod owner = pod("owner-fg");
+    dependent("dep-fg", owner);
+    f.client
+        .pods()
+        .withName("owner-fg")
+        .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+        .delete();
+    eventually(() ->
+        f.client.configMaps().withName("dep-fg").get() == null
+            && f.client.pods().withName("owner-fg").get() == null);
+  }
+
+  @Test
+  void orphanKeepsDependents() throws Exception {
+    Pod owner = pod("owner-or");
+    dependent("dep-or", owner);
+    f.client.pods().withName("owner-or").withPropagationPolicy(DeletionPropagation.ORPHAN).delete();
+    eventually(() -> f.client.pods().withName("owner-or").get() == null);
+    eventually(() ->
+        f.client
+            .configMaps()
+            .withName("dep-or")
+            .get()
+            .getMetadata()
+            .getOwnerReferences()
+            .isEmpty());
+  }
+
+  @Test
+  void paginationVisitsEveryObjectOnce() {
+    for (int i = 0; i < 25; i++) {
+      f.client
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName(String.format("page-%02d", i))
+                  .addToLabels("paged", "yes")
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+    List<String> names = new ArrayList<>();
+    String cont = null;
+    int pages = 0;
+    do {
+      ConfigMapList page =
+          f.client
+              .configMaps()
+              .withLabel("paged", "yes")
+              .list(new ListOptionsBuilder().withLimit(10L).withContinue(cont).build());
+      page.getItems().forEach(c -> names.add(c.getMetadata().getName()));
+      cont = page.getMetadata().getContinue();
+      pages++;
+    } while (cont != null && !cont.isEmpty());
+    assertThat(pages).isEqualTo(3);
+    assertThat(names).hasSize(25).doesNotHaveDuplicates().isSorted();
+  }
+
+  @Test
+  void deleteCollectionBySelector() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      f.client
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName("dc-" + i)
+                  .addToLabels("dc", i < 3 ? "a" : "b")
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+    var r =
+        f.raw("DELETE", "/api/v1/namespaces/default/configmaps?labelSelector=dc%3Da", null, null);
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(f.client.configMaps().withLabel("dc", "a").list().getItems()).isEmpty();
+    assertThat(f.client.configMaps().withLabel("dc", "b").list().getItems()).hasSize(2);
+  }
+
+  @Test
+  void statusSubresourceSeparatesSpecAndStatus() {
+    Pod p = pod("status-pod");
+    assertThat(p.getStatus().getPhase()).isEqualTo("Pending");
+    p.getStatus().setPhase("Running");
+    p.getSpec().setActiveDeadlineSeconds(5L);
+    Pod afterStatus = f.client.pods().resource(p).updateStatus();
+    assertThat(afterStatus.getStatus().getPhase()).isEqualTo("Running");
+    assertThat(afterStatus.getSpec().getActiveDeadlineSeconds()).isNull();
+    afterStatus.getStatus().setPhase("Failed");
+    afterStatus.getMetadata().setLabels(java.util.Map.of("x", "y"));
+    Pod afterMain = f.client.pods().resource(afterStatus).update();
+    assertThat(afterMain.getStatus().getPhase()).isEqualTo("Running");
+    assertThat(afterMain.getMetadata().getLabels()).containsEntry("x", "y");
+  }
+
+  @Test
+  void boundPodTerminatesGracefully() throws Exception {
+    Pod p = pod("graceful");
+    var binding =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"graceful\"},"
+            + "\"target\":{\"kind\":\"Node\",\"name\":\"n1\"}}";
+    var r =
+        f.raw(
+            "POST",
+            "/api/v1/namespaces/default/pods/graceful/binding",
+            "application/json",
+            binding);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    var again =
+        f.raw(
+            "POST",
+            "/api/v1/namespaces/default/pods/graceful/binding",
+            "application/json",
+            binding);
+    assertThat(again.statusCode()).isEqualTo(409);
+    f.client.pods().withName("graceful").delete();
+    Pod terminating = f.client.pods().withName("graceful").get();
+    assertThat(terminating.getMetadata().getDeletionTimestamp()).isNotNull();
+    assertThat(terminating.getMetadata().getDeletionGracePeriodSeconds()).isEqualTo(30L);
+    f.client.pods().withName("graceful").withGracePeriod(0).delete();
+    assertThat(f.client.pods().withName("graceful").get()).isNull();
+  }
+}
