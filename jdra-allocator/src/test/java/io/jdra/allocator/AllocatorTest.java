@@ -490,6 +490,24 @@ class AllocatorTest {
                             sub("small", 1, mem1.replace("1Gi", "4Gi"))),
                         request("b", 1, mem1.replace("1Gi", "8Gi"))))
                 .expect(List.of("a/small=pool2/d2", "b=pool1/d1"))));
+    cs.add(
+        named(
+            "pool spread over nodes is complete when all its slices exist",
+            Case.of(
+                    List.of(
+                        slice("a", NODE, DRIVER, "spread", 1, 2, device("d0")),
+                        slice("b", "node-2", DRIVER, "spread", 1, 2, device("d1"))),
+                    claim("c", request("r", 1)))
+                .expect(List.of("r=spread/d0"))));
+    cs.add(
+        named(
+            "pool with a newer generation elsewhere is obsolete",
+            Case.of(
+                    List.of(
+                        slice("a", NODE, DRIVER, "spread", 1, 2, device("d0")),
+                        slice("b", "node-2", DRIVER, "spread", 2, 2, device("d1"))),
+                    claim("c", request("r", 1)))
+                .fails(UNSCHEDULABLE)));
     return cs.stream();
   }
 
