@@ -242,4 +242,30 @@ class KubectlTest {
     assertThat(del.out()).contains("resourceclaim.resource.k8s.io \"verbs\" deleted");
     assertThat(kubectl("get", "resourceclaim", "verbs").err()).contains("NotFound");
   }
+
+  @Test
+  void getWatchPrintsNewObjects() throws Exception {
+    Path out = Files.createTempFile(dir, "watch", ".txt");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                KUBECTL.toString(), "--kubeconfig=" + kubeconfig, "get", "configmaps", "-w")
+            .redirectOutput(out.toFile())
+            .redirectErrorStream(true);
+    pb.environment().put("HOME", dir.toString());
+    Process p = pb.start();
+    try {
+      for (int i = 0; i < 100 && !Files.readString(out).contains("NAME"); i++) {
+        Thread.sleep(100);
+      }
+      String cm =
+          "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"watched\"}}";
+      assertThat(kubectlIn(cm, "create", "-f", "-").exit()).isZero();
+      for (int i = 0; i < 100 && !Files.readString(out).contains("watched"); i++) {
+        Thread.sleep(100);
+      }
+      assertThat(Files.readString(out)).contains("NAME").contains("DATA").contains("watched");
+    } finally {
+      p.destroyForcibly();
+    }
+  }
 }
