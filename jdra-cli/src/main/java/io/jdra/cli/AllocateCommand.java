@@ -82,6 +82,10 @@ final class AllocateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     FeatureGates gates = parent.global.featureGates();
+    if (!gates.enabled(Feature.DYNAMIC_RESOURCE_ALLOCATION)) {
+      throw new UserException(
+          "feature gate DynamicResourceAllocation is off: the scheduler would not allocate devices");
+    }
     InputSet in = InputReader.read(files);
     if (validate) {
       io.jdra.cli.allocate.InputValidation.check(in);

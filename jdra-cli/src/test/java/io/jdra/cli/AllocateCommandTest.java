@@ -82,6 +82,13 @@ class AllocateCommandTest {
   }
 
   @Test
+  void draGateOffIsAnError() {
+    Result r = example("one-gpu.yaml", "--feature-gates", "DynamicResourceAllocation=false");
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).contains("feature gate DynamicResourceAllocation is off");
+  }
+
+  @Test
   void jsonOutput() {
     Result r = example("one-gpu.yaml", "-o", "json");
     assertThat(r.code()).isZero();
