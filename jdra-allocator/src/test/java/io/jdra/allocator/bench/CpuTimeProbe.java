@@ -24,6 +24,16 @@ public final class CpuTimeProbe {
           Scenarios.onlyDeviceTrapPrioritized(n),
           200);
     }
+    // Upstream's plain search alone (no pruning), for comparison: exponential in n.
+    for (int n : new int[] {8, 9, 10, 11}) {
+      Scenarios.Scenario s = Scenarios.onlyDeviceTrap(n);
+      ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+      long cpu = mx.getCurrentThreadCpuTime();
+      s.run(s.allocator(Long.MAX_VALUE));
+      System.out.printf(
+          "%-55s cpu %10.1f us/op   (plain search only)%n",
+          "only-device trap, " + n + " devices", (mx.getCurrentThreadCpuTime() - cpu) / 1000.0);
+    }
     measure("matchAttribute 8 of 64 in 8 groups, 1 request", Scenarios.matchGroups(1), 200);
     measure("matchAttribute 8 of 64 in 8 groups, 8 requests", Scenarios.matchGroups(8), 200);
   }
