@@ -29,7 +29,19 @@ final class WatchSession implements WatchListener {
 
     /** Registers what to do when the peer goes away. */
     void onClose(Runnable r);
+
+    /** Whether the transport's write queue is full (the peer reads too slowly). */
+    boolean full();
+
+    /** Runs {@code r} once the write queue has room again. */
+    void onDrain(Runnable r);
   }
+
+  /** Events a watch may have queued before it is closed as too slow, as upstream's cacher. */
+  static final int MAX_PENDING = 10_000;
+
+  private final java.util.concurrent.atomic.AtomicInteger pending =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   private final Context context;
   private final ResourceType type;
@@ -95,6 +107,14 @@ final class WatchSession implements WatchListener {
           case DELETED -> before || now ? "DELETED" : null;
         };
     if (t != null) {
+      if (pending.incrementAndGet() > MAX_PENDING) {
+        // A watcher that cannot keep up is dropped; its client re-lists and watches again.
+        closed = true;
+        queue.clear();
+        context.runOnContext(v -> sink.end());
+        cancelLater();
+        return;
+      }
       queue.add(new Pending(t, e.object(), 0));
       schedule();
     }
@@ -127,10 +147,21 @@ final class WatchSession implements WatchListener {
   private void drain() {
     scheduled.set(false);
     Pending p;
-    while (!closed && (p = queue.poll()) != null) {
+    while (!closed && !sink.full() && (p = queue.poll()) != null) {
+      if (p.object != null) {
+        pending.decrementAndGet();
+      }
       Buffer b = p.object == null ? encoder.bookmark(p.bookmark) : encoder.encode(p.type, p.object);
       sink.write(b);
     }
+    if (!closed && sink.full()) {
+      sink.onDrain(this::schedule);
+    }
+  }
+
+  /** Unregisters outside the store lock (onEvent runs under it). */
+  private void cancelLater() {
+    context.runOnContext(v -> cancel.run());
   }
 
   /** Stops the watch: unregisters from the store and ends the sink. Idempotent. */

@@ -75,6 +75,16 @@ final class Watches {
           public void onClose(Runnable r) {
             resp.closeHandler(v -> r.run());
           }
+
+          @Override
+          public boolean full() {
+            return resp.writeQueueFull();
+          }
+
+          @Override
+          public void onDrain(Runnable r) {
+            resp.drainHandler(v -> r.run());
+          }
         };
     // Send headers now so clients see the watch is established before the first event.
     resp.write(Buffer.buffer());
@@ -111,6 +121,16 @@ final class Watches {
       @Override
       public void onClose(Runnable r) {
         ws.closeHandler(v -> r.run());
+      }
+
+      @Override
+      public boolean full() {
+        return ws.writeQueueFull();
+      }
+
+      @Override
+      public void onDrain(Runnable r) {
+        ws.drainHandler(v -> r.run());
       }
     };
   }
