@@ -62,8 +62,11 @@ final class RequestData {
     this.parentName = parentName;
     this.deviceClassName = deviceClassName == null ? "" : deviceClassName;
     // Defaulting fills these in the API server; objects given as-is may lack them.
-    this.allocationMode = allocationMode == null ? MODE_EXACT_COUNT : allocationMode;
-    this.count = count == null ? (MODE_EXACT_COUNT.equals(this.allocationMode) ? 1 : 0) : count;
+    this.allocationMode =
+        allocationMode == null || allocationMode.isEmpty() ? MODE_EXACT_COUNT : allocationMode;
+    // In Go an explicit 0 is the same as unset, and the API server defaults ExactCount to 1.
+    boolean unset = count == null || count == 0;
+    this.count = unset ? (MODE_EXACT_COUNT.equals(this.allocationMode) ? 1 : 0) : count;
     this.adminAccessField = adminAccess;
     this.selectors = selectors == null ? List.of() : selectors;
     this.tolerations = tolerations == null ? List.of() : tolerations;
