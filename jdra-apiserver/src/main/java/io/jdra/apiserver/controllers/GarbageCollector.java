@@ -36,6 +36,11 @@ public final class GarbageCollector implements AutoCloseable {
   private final ScheduledExecutorService executor;
   private final Map<String, Node> byUid = new HashMap<>();
   private final Map<String, Set<String>> dependents = new HashMap<>();
+  private static final byte[] OWNER_REFERENCES =
+      "\"ownerReferences\"".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  private static final byte[] DELETION_TIMESTAMP =
+      "\"deletionTimestamp\"".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
   private final List<Runnable> cancels = new ArrayList<>();
   private boolean initializing = true;
 
@@ -87,8 +92,11 @@ public final class GarbageCollector implements AutoCloseable {
         dependents.remove(o.uid());
         return;
       }
-      ObjectNode obj = Json.parseObject(o.json());
-      List<String> owners = owners(obj);
+      // Most objects neither have owners nor are being deleted: skip parsing those.
+      boolean relevant =
+          contains(o.json(), OWNER_REFERENCES) || contains(o.json(), DELETION_TIMESTAMP);
+      ObjectNode obj = relevant ? Json.parseObject(o.json()) : null;
+      List<String> owners = relevant ? owners(obj) : List.of();
       Node previous = byUid.put(o.uid(), new Node(new Ref(t, o.namespace(), o.name()), owners));
       if (previous != null) {
         unlink(o.uid(), previous.owners());
@@ -105,7 +113,7 @@ public final class GarbageCollector implements AutoCloseable {
           }
         }
       }
-      if (obj.at("/metadata/deletionTimestamp").isString()) {
+      if (obj != null && obj.at("/metadata/deletionTimestamp").isString()) {
         processDeleting(o.uid(), obj);
       }
     } catch (RuntimeException ex) {
@@ -260,5 +268,19 @@ public final class GarbageCollector implements AutoCloseable {
   @Override
   public void close() {
     cancels.forEach(Runnable::run);
+  }
+
+  /** Whether {@code needle} occurs in {@code hay} (a conservative pre-check before parsing). */
+  static boolean contains(byte[] hay, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 }
