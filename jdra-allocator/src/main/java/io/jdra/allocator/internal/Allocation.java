@@ -205,13 +205,18 @@ public final class Allocation {
     String culprit = kobj(claims.get(fits));
     if (fits == 0) {
       notes.add("claim " + culprit + " cannot be allocated even on its own");
+    } else if (fits == 1) {
+      notes.add(
+          "claim "
+              + kobj(claims.get(0))
+              + " fits on its own; claim "
+              + culprit
+              + " does not fit in addition to it");
     } else {
       notes.add(
           "the first "
               + fits
-              + " claim"
-              + (fits == 1 ? "" : "s")
-              + " fit together; claim "
+              + " claims fit together; claim "
               + culprit
               + " does not fit in addition to them");
     }
