@@ -205,4 +205,42 @@ class GcAndPagingTest {
     f.client.pods().withName("graceful").withGracePeriod(0).delete();
     assertThat(f.client.pods().withName("graceful").get()).isNull();
   }
+
+  @Test
+  void jobsOrphanTheirDependentsByDefault() throws Exception {
+    String job =
+        "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"j1\"},"
+            + "\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":"
+            + "[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}";
+    var created = f.raw("POST", "/apis/batch/v1/namespaces/default/jobs", "application/json", job);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String uid = created.body().replaceAll(".*\"uid\":\"([^\"]+)\".*", "$1");
+    f.client
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("job-dep")
+                .withOwnerReferences(
+                    new OwnerReferenceBuilder()
+                        .withApiVersion("batch/v1")
+                        .withKind("Job")
+                        .withName("j1")
+                        .withUid(uid)
+                        .build())
+                .endMetadata()
+                .build())
+        .create();
+    assertThat(
+            f.raw("DELETE", "/apis/batch/v1/namespaces/default/jobs/j1", null, null).statusCode())
+        .isLessThan(300);
+    eventually(() -> f.get("/apis/batch/v1/namespaces/default/jobs/j1", null).statusCode() == 404);
+    eventually(() ->
+        f.client
+            .configMaps()
+            .withName("job-dep")
+            .get()
+            .getMetadata()
+            .getOwnerReferences()
+            .isEmpty());
+  }
 }

@@ -59,7 +59,11 @@ final class Encoding {
         b.appendByte((byte) ',');
       }
       first = false;
-      b.appendBuffer(object(t, version, o));
+      if (Conversion.needed(t, version)) {
+        b.appendBuffer(object(t, version, o));
+      } else {
+        b.appendBytes(o.json());
+      }
     }
     b.appendString("]}");
     return b;

@@ -308,6 +308,12 @@ public final class ObjectService {
   /** Deletes (or starts deleting) an object. */
   public CompletableFuture<DeleteResult> delete(
       ResourceType t, String ns, String name, DeleteOptions o) {
+    if (o.propagationPolicy() == null && t.group().equals("batch") && t.plural().equals("jobs")) {
+      // batch/v1 Jobs orphan their pods by default, as upstream keeps for compatibility.
+      o =
+          new DeleteOptions(
+              o.gracePeriodSeconds(), "Orphan", o.uid(), o.resourceVersion(), o.dryRun());
+    }
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {
       StoredObject current = get(t, ns, name);
