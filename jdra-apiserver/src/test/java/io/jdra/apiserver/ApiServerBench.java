@@ -55,6 +55,41 @@ class ApiServerBench {
     run(ApiServerOptions.inMemory().withDataDir(dir), "durable", CLAIMS / 5);
   }
 
+  @Test
+  void fabric8Client() throws Exception {
+    Assumptions.assumeTrue(
+        Boolean.getBoolean("jdra.bench"), "benchmark: run with -Djdra.bench=true");
+    try (EmbeddedApiServer s = EmbeddedApiServer.start(ApiServerOptions.inMemory());
+        io.fabric8.kubernetes.client.KubernetesClient c = ServerFixture.client(s)) {
+      int threads = 8;
+      int perThread = CLAIMS / 40;
+      for (int round = 0; round < 2; round++) {
+        String prefix = "r" + round + "-";
+        java.util.concurrent.ExecutorService pool =
+            java.util.concurrent.Executors.newFixedThreadPool(threads);
+        long t0 = System.nanoTime();
+        List<java.util.concurrent.Future<?>> fs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int thread = t;
+          fs.add(
+              pool.submit(() -> {
+                for (int i = 0; i < perThread; i++) {
+                  c.resource(CrudTest.claim(prefix + thread + "-" + i)).create();
+                }
+              }));
+        }
+        for (var f : fs) {
+          f.get();
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        pool.shutdown();
+        System.out.printf(
+            "[bench] fabric8 client, %d threads: %d creates in %.2fs = %.0f creates/s%n",
+            threads, threads * perThread, secs, threads * perThread / secs);
+      }
+    }
+  }
+
   private void run(ApiServerOptions o, String label, int n) throws Exception {
     try (EmbeddedApiServer s = EmbeddedApiServer.start(o)) {
       Vertx vertx = Vertx.vertx();
