@@ -244,6 +244,27 @@ class KubectlTest {
   }
 
   @Test
+  void explainListsFieldsFromTheServedSchemas() throws Exception {
+    Result requests = kubectl("explain", "resourceclaims.spec.devices.requests");
+    assertThat(requests.exit()).as(requests.toString()).isZero();
+    assertThat(requests.out())
+        .contains("KIND:       ResourceClaim")
+        .contains("FIELD: requests <[]DeviceRequest>")
+        .containsPattern("(?m)^  exactly\t<ExactDeviceRequest>$")
+        .containsPattern("(?m)^  firstAvailable\t<\\[\\]DeviceSubRequest>$")
+        .containsPattern("(?m)^  name\t<string>$");
+    Result containers = kubectl("explain", "pods.spec.containers");
+    assertThat(containers.exit()).as(containers.toString()).isZero();
+    assertThat(containers.out())
+        .contains("FIELD: containers <[]Container>")
+        .containsPattern("(?m)^  image\t<string>$")
+        .containsPattern("(?m)^  resources\t<ResourceRequirements>$");
+    Result missing = kubectl("explain", "deviceclasses.spec.nope");
+    assertThat(missing.exit()).isNotZero();
+    assertThat(missing.err()).contains("field \"nope\" does not exist");
+  }
+
+  @Test
   void getWatchPrintsNewObjects() throws Exception {
     Path out = Files.createTempFile(dir, "watch", ".txt");
     ProcessBuilder pb =

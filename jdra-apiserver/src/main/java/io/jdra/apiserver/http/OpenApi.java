@@ -1,35 +1,59 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.patch.OpenApiSchemas;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.Json;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A minimal OpenAPI v3 (/openapi/v3 and one document per group/version): paths with their
- * group-version-kind and query parameters, so kubectl sees that the server validates fields itself
- * (fieldValidation) and skips client-side schema validation. Schemas are not described. Immutable.
+ * OpenAPI v3 (/openapi/v3 and one document per group/version): paths with their group-version-kind
+ * and query parameters, so kubectl sees that the server validates fields itself (fieldValidation)
+ * and skips client-side schema validation, and component schemas of the served kinds for {@code
+ * kubectl explain}. Patch operations declare no request body, so kubectl apply keeps computing
+ * strategic merge patches from its compiled-in types. Documents are built once per group/version
+ * and cached; the index links them with a content hash so clients' caches stay correct.
+ * Thread-safe; returned trees must not be modified.
  */
 final class OpenApi {
   private static final List<String> PATCH_PARAMS =
       List.of("dryRun", "fieldManager", "fieldValidation", "force", "pretty");
 
   private final ResourceRegistry registry;
+  private final Map<String, ObjectNode> documents = new ConcurrentHashMap<>();
+  private volatile ObjectNode root;
 
   OpenApi(ResourceRegistry registry) {
     this.registry = registry;
   }
 
   ObjectNode root() {
+    ObjectNode r = root;
+    if (r == null) {
+      r = buildRoot();
+      root = r;
+    }
+    return r;
+  }
+
+  private ObjectNode buildRoot() {
     ObjectNode o = Json.object();
     ObjectNode paths = o.putObject("paths");
     for (Map.Entry<String, List<String>> g : registry.groupVersions().entrySet()) {
       for (String v : g.getValue()) {
         String key = g.getKey().isEmpty() ? "api/" + v : "apis/" + g.getKey() + "/" + v;
-        paths.putObject(key).put("serverRelativeURL", "/openapi/v3/" + key + "?hash=jdra1");
+        ObjectNode doc = groupVersion(key);
+        String hash = doc == null ? "0" : hash(doc);
+        paths.putObject(key).put("serverRelativeURL", "/openapi/v3/" + key + "?hash=" + hash);
       }
     }
     return o;
@@ -37,6 +61,30 @@ final class OpenApi {
 
   /** The document of {@code api/v1} or {@code apis/GROUP/VERSION}; null when not served. */
   ObjectNode groupVersion(String gv) {
+    ObjectNode doc = documents.get(gv);
+    if (doc == null) {
+      // Only served group/versions are cached, so arbitrary request paths cannot grow the map.
+      doc = build(gv);
+      if (doc != null) {
+        ObjectNode raced = documents.putIfAbsent(gv, doc);
+        doc = raced != null ? raced : doc;
+      }
+    }
+    return doc;
+  }
+
+  private static String hash(ObjectNode doc) {
+    try {
+      byte[] d =
+          MessageDigest.getInstance("SHA-256")
+              .digest(doc.toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().withUpperCase().formatHex(d, 0, 32);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private ObjectNode build(String gv) {
     String group;
     String version;
     String[] p = gv.split("/");
@@ -96,7 +144,11 @@ final class OpenApi {
       }
       post.putObject("responses").putObject("201").put("description", "Created");
     }
-    doc.putObject("components").putObject("schemas");
+    List<OpenApiSchemas.Gvk> kinds = new ArrayList<>();
+    for (ResourceType t : types) {
+      kinds.add(new OpenApiSchemas.Gvk(group, version, t.kind()));
+    }
+    doc.putObject("components").set("schemas", OpenApiSchemas.componentSchemas(kinds));
     return doc;
   }
 }
