@@ -13,6 +13,25 @@ public final class Json {
   /** The JSON mapper used for every stored object. */
   public static final JsonMapper MAPPER = JsonMapper.builder().build();
 
+  /**
+   * Equal JSON values, numbers compared by value: a stored {@code 1} parsed back as an int equals
+   * the {@code 1L} a model serialises, as two identical JSON documents should.
+   */
+  public static boolean sameValue(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    return a.equals(NUMBERS_BY_VALUE, b);
+  }
+
+  private static final java.util.Comparator<JsonNode> NUMBERS_BY_VALUE =
+      (x, y) -> {
+        if (x.isNumber() && y.isNumber()) {
+          return x.decimalValue().compareTo(y.decimalValue());
+        }
+        return x.equals(y) ? 0 : 1;
+      };
+
   /** YAML input (application/yaml bodies). */
   public static final YAMLMapper YAML = YAMLMapper.builder().build();
 

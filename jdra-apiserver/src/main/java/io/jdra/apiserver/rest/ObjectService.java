@@ -263,6 +263,7 @@ public final class ObjectService {
         return deleteNow(t, storeNs, name, current.resourceVersion(), next, opts.dryRun());
       }
       admit(Admission.Operation.UPDATE, t, sub, next, old);
+      Strategies.updateGeneration(next, old);
       if (Strategies.unchanged(next, old) || opts.dryRun()) {
         return CompletableFuture.completedFuture(
             opts.dryRun() ? toStored(t, next, current.resourceVersion()) : current);

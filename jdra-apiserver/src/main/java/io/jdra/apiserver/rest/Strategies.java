@@ -4,7 +4,6 @@ import io.jdra.apiserver.registry.ResourceType;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -109,10 +108,21 @@ final class Strategies {
         Json.child(next, "spec").set("finalizers", f);
       }
     }
-    if (oldMeta.has("generation") && !Objects.equals(old.get("spec"), next.get("spec"))) {
-      meta.put("generation", oldMeta.get("generation").asLong() + 1);
-    }
     return next;
+  }
+
+  /**
+   * Moves {@code metadata.generation} by one when the spec changed. Called on the admitted object:
+   * as in kube-apiserver, the comparison sees the defaulted spec, so a write that only omits
+   * defaulted fields (kubectl apply of the same manifest) is no spec change.
+   */
+  static void updateGeneration(ObjectNode next, ObjectNode old) {
+    JsonNode g = Json.child(old, "metadata").get("generation");
+    if (g == null) {
+      return;
+    }
+    boolean changed = !Json.sameValue(old.get("spec"), next.get("spec"));
+    Json.child(next, "metadata").put("generation", g.asLong() + (changed ? 1 : 0));
   }
 
   /** New finalizers while deleting, which upstream forbids; empty when fine. */
@@ -163,7 +173,7 @@ final class Strategies {
       m.remove("resourceVersion");
       m.remove("managedFields");
     }
-    return a.equals(b);
+    return Json.sameValue(a, b);
   }
 
   /**
