@@ -114,15 +114,19 @@ final class Strategies {
   /**
    * Moves {@code metadata.generation} by one when the spec changed. Called on the admitted object:
    * as in kube-apiserver, the comparison sees the defaulted spec, so a write that only omits
-   * defaulted fields (kubectl apply of the same manifest) is no spec change.
+   * defaulted fields (kubectl apply of the same manifest) is no spec change. Kinds whose admission
+   * strategy already moved the generation (jdra-api's slice, class and taint-rule strategies, which
+   * follow their upstream strategy's own comparison) keep that decision.
    */
   static void updateGeneration(ObjectNode next, ObjectNode old) {
     JsonNode g = Json.child(old, "metadata").get("generation");
-    if (g == null) {
+    ObjectNode meta = Json.child(next, "metadata");
+    if (g == null || !Json.sameValue(g, meta.get("generation"))) {
       return;
     }
-    boolean changed = !Json.sameValue(old.get("spec"), next.get("spec"));
-    Json.child(next, "metadata").put("generation", g.asLong() + (changed ? 1 : 0));
+    if (!Json.sameValue(old.get("spec"), next.get("spec"))) {
+      meta.put("generation", g.asLong() + 1);
+    }
   }
 
   /** New finalizers while deleting, which upstream forbids; empty when fine. */
