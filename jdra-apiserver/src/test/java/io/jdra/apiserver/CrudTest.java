@@ -2,6 +2,7 @@ package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -146,10 +148,9 @@ class CrudTest {
     assertThat(ns.getStatus().getPhase()).isEqualTo("Active");
     f.client.resource(claim("in-tmp")).inNamespace("tmp").create();
     f.client.namespaces().withName("tmp").delete();
-    for (int i = 0; i < 100 && f.client.namespaces().withName("tmp").get() != null; i++) {
-      Thread.sleep(50);
-    }
-    assertThat(f.client.namespaces().withName("tmp").get()).isNull();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> f.client.namespaces().withName("tmp").get() == null);
     assertThat(
             f.client
                 .dynamicResourceAllocation()

@@ -1,6 +1,7 @@
 package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -68,10 +70,7 @@ class GcAndPagingTest {
   }
 
   static void eventually(BooleanSupplier condition) throws InterruptedException {
-    for (int i = 0; i < 200 && !condition.getAsBoolean(); i++) {
-      Thread.sleep(25);
-    }
-    assertThat(condition.getAsBoolean()).isTrue();
+    await().atMost(Duration.ofSeconds(5)).until(condition::getAsBoolean);
   }
 
   @Test

@@ -1,12 +1,14 @@
 package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -275,15 +277,11 @@ class KubectlTest {
     pb.environment().put("HOME", dir.toString());
     Process p = pb.start();
     try {
-      for (int i = 0; i < 100 && !Files.readString(out).contains("NAME"); i++) {
-        Thread.sleep(100);
-      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(out).contains("NAME"));
       String cm =
           "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"watched\"}}";
       assertThat(kubectlIn(cm, "create", "-f", "-").exit()).isZero();
-      for (int i = 0; i < 100 && !Files.readString(out).contains("watched"); i++) {
-        Thread.sleep(100);
-      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(out).contains("watched"));
       assertThat(Files.readString(out)).contains("NAME").contains("DATA").contains("watched");
     } finally {
       p.destroyForcibly();

@@ -1,6 +1,7 @@
 package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -60,8 +61,11 @@ class LeaderElectionTest {
       } while (first != null && !first.startsWith("start"));
       assertThat(first).isEqualTo("start a");
       CompletableFuture<?> b = elector(c2, "b", events).start();
-      Thread.sleep(500);
-      assertThat(events).doesNotContain("start b");
+      // While a holds the lease, b must stay a follower.
+      await()
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(2))
+          .until(() -> !events.contains("start b"));
       a.cancel(true);
       String next;
       do {

@@ -1,6 +1,7 @@
 package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -197,10 +199,9 @@ class WatchTest {
           Map.of("team", c -> List.of(c.getMetadata().getLabels().getOrDefault("team", ""))));
       assertThat(adds.poll(10, TimeUnit.SECONDS)).isNotNull();
       cms.resource(cm("i1", Map.of("team", "a"))).create();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (inf.getIndexer().byIndex("team", "a").size() < 2 && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> inf.getIndexer().byIndex("team", "a").size() >= 2);
       assertThat(inf.getIndexer().byIndex("team", "a"))
           .extracting(c -> c.getMetadata().getName())
           .contains("i0", "i1");
