@@ -95,7 +95,18 @@ class BadInputTest {
                 null)),
         named(
             "protobuf body",
-            new Case("POST", CLAIMS, "application/vnd.kubernetes.protobuf", "xx", 415, null)),
+            new Case(
+                "POST",
+                CLAIMS,
+                "application/vnd.kubernetes.protobuf",
+                "xx",
+                400,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    + "\"message\":\"the object provided is unrecognized (must be of type"
+                    + " ResourceClaim): provided data does not appear to be a protobuf message,"
+                    + " expected prefix [107 56 115 0] (7878)\",\"reason\":\"BadRequest\","
+                    + "\"code\":400}")),
+        named("CBOR body", new Case("POST", CLAIMS, "application/cbor", "xx", 415, null)),
         named(
             "no name",
             new Case(

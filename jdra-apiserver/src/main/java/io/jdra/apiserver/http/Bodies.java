@@ -1,5 +1,7 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.protobuf.KubernetesProtobuf;
+import io.jdra.apiserver.protobuf.ProtobufException;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.ApiException;
 import io.jdra.apiserver.rest.Json;
@@ -8,10 +10,15 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Decodes request bodies (JSON or YAML) into object trees with upstream's errors. Stateless. */
+/**
+ * Decodes request bodies (JSON, YAML or Kubernetes protobuf) into object trees with upstream's
+ * errors. Stateless.
+ */
 final class Bodies {
   static final List<String> ACCEPTED =
       List.of("application/json", "application/yaml", "application/vnd.kubernetes.protobuf");
+
+  private static final List<String> JSON_OR_YAML = List.of("application/json", "application/yaml");
 
   private Bodies() {}
 
@@ -26,9 +33,16 @@ final class Bodies {
         .toLowerCase(java.util.Locale.ROOT);
   }
 
-  /** Parses a JSON or YAML object body. */
-  static ObjectNode parse(byte[] body, String contentType) {
+  /**
+   * Parses a JSON, YAML or protobuf object body. {@code apiVersion} and {@code kind} name what the
+   * request path expects: a protobuf envelope without type meta is read as that, and decoding
+   * errors name it, as kube-apiserver's do.
+   */
+  static ObjectNode parse(byte[] body, String contentType, String apiVersion, String kind) {
     String mt = mediaType(contentType);
+    if (mt.equals(KubernetesProtobuf.MEDIA_TYPE)) {
+      return protobuf(body, apiVersion, kind);
+    }
     JsonNode node;
     try {
       node =
@@ -53,6 +67,47 @@ final class Bodies {
               + " Kind string \"json:\\\"kind,omitempty\\\"\" }");
     }
     return o;
+  }
+
+  private static ObjectNode protobuf(byte[] body, String apiVersion, String kind) {
+    try {
+      return KubernetesProtobuf.decode(body, apiVersion, kind);
+    } catch (ProtobufException e) {
+      if (e.unsupported()) {
+        throw ApiException.unsupportedMediaType(KubernetesProtobuf.MEDIA_TYPE, JSON_OR_YAML);
+      }
+      if (e.kind() != null) {
+        throw ApiException.badRequest(
+            e.kind()
+                + " in version \""
+                + e.version()
+                + "\" cannot be handled as a "
+                + kind
+                + ": "
+                + e.getMessage());
+      }
+      throw ApiException.badRequest(
+          "the object provided is unrecognized (must be of type "
+              + kind
+              + "): "
+              + e.getMessage()
+              + " ("
+              + summary(body)
+              + ")");
+    }
+  }
+
+  /** The first bytes of an unreadable body, as kube-apiserver quotes them. */
+  private static String summary(byte[] body) {
+    if (body.length == 0) {
+      return "<empty>";
+    }
+    int n = Math.min(body.length, 30);
+    if (body[0] == '{') {
+      return new String(body, 0, n, java.nio.charset.StandardCharsets.UTF_8)
+          + (body.length > n ? " ..." : "");
+    }
+    return java.util.HexFormat.of().formatHex(body, 0, n) + (body.length > n ? " ..." : "");
   }
 
   /**

@@ -181,7 +181,12 @@ final class ResourceHandler {
 
   /** Parses the body and converts it to the storage version. */
   ObjectNode storageBody(Request r) {
-    ObjectNode body = Bodies.parse(r.body().getBytes(), r.http().getHeader("Content-Type"));
+    ObjectNode body =
+        Bodies.parse(
+            r.body().getBytes(),
+            r.http().getHeader("Content-Type"),
+            r.type().apiVersion(r.version()),
+            r.type().kind());
     String version = Bodies.checkKind(r.type(), r.version(), body);
     StrictFields.check(r, body, writeOptions(r));
     return Conversion.fromVersion(r.type(), version, body);
@@ -287,7 +292,9 @@ final class ResourceHandler {
       }
     }
     if (r.body().length() > 0) {
-      ObjectNode b = Bodies.parse(r.body().getBytes(), r.http().getHeader("Content-Type"));
+      ObjectNode b =
+          Bodies.parse(
+              r.body().getBytes(), r.http().getHeader("Content-Type"), "v1", "DeleteOptions");
       JsonNode gn = b.get("gracePeriodSeconds");
       if (gn != null && gn.isNumber()) {
         grace = gn.asLong();
