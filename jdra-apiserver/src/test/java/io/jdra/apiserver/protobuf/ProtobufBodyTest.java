@@ -74,6 +74,36 @@ class ProtobufBodyTest {
     assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
   }
 
+  @Test
+  void podBindingAndEvictionTakeProtobuf() throws Exception {
+    String pods = "/api/v1/namespaces/default/pods";
+    String pod =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"pb-pod\"},"
+            + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}";
+    HttpResponse<String> created =
+        send("POST", pods, "application/json", pod.getBytes(StandardCharsets.UTF_8));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+
+    byte[] binding =
+        envelope(
+            "v1",
+            "Binding",
+            msg().msg(1, meta("pb-pod", "")).msg(2, msg().str(1, "Node").str(3, "node-1")));
+    HttpResponse<String> bound = send("POST", pods + "/pb-pod/binding", PROTOBUF, binding);
+    assertThat(bound.statusCode()).as(bound.body()).isEqualTo(201);
+    HttpResponse<String> got = send("GET", pods + "/pb-pod", "application/json", new byte[0]);
+    assertThat(Json.MAPPER.readTree(got.body()).at("/spec/nodeName").asString())
+        .isEqualTo("node-1");
+
+    byte[] eviction =
+        envelope(
+            "policy/v1", "Eviction", msg().msg(1, meta("pb-pod", "")).msg(2, msg().varint(1, 0)));
+    HttpResponse<String> evicted = send("POST", pods + "/pb-pod/eviction", PROTOBUF, eviction);
+    assertThat(evicted.statusCode()).as(evicted.body()).isEqualTo(201);
+    HttpResponse<String> gone = send("GET", pods + "/pb-pod", "application/json", new byte[0]);
+    assertThat(gone.statusCode()).as(gone.body()).isEqualTo(404);
+  }
+
   /** A protobuf body and the JSON body that must get the very same answer. */
   record Same(String name, byte[] protobuf, String json) {
     @Override

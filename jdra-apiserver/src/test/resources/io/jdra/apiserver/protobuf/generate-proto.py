@@ -2,7 +2,9 @@
 """Generates proto.txt (the protobuf wire layout of every served kind) from the Go API types
 of k8s.io/api and k8s.io/apimachinery (git checkouts given as arguments). Field numbers come
 from the `protobuf:"..."` struct tags, value types from the Go types (the tags' wire types are
-not always right, the Go types are what the generated marshallers follow).
+not always right, the Go types are what the generated marshallers follow). The result is
+checked against upstream's generated.proto (number, cardinality and type of every field); the
+script fails on any disagreement.
 
 Usage: generate-proto.py <k8s.io/api git dir> <k8s.io/apimachinery git dir> > proto.txt
 
@@ -212,6 +214,70 @@ for pkg, kinds in ROOTS.items():
     for k in kinds:
         if pkg + "." + k in structs:
             emit(pkg + "." + k, out, seen)
+
+
+SCALAR_PROTO = {"string": ("string",), "bytes": ("bytes",), "bool": ("bool",),
+                "int": ("int32", "int64"), "uint": ("uint32", "uint64"), "double": ("double",),
+                "float": ("float",)}
+SPECIAL_PROTO = {"time": "Time", "microtime": "MicroTime", "quantity": "Quantity",
+                 "intstr": "IntOrString", "raw": "RawExtension", "duration": "Duration",
+                 "fieldsv1": "FieldsV1"}
+
+
+def proto_messages(repo, path):
+    """message name -> {number: (label, type)} from a generated.proto"""
+    text, res, name = show(repo, path) or "", {}, None
+    for ln in text.split("\n"):
+        m = re.match(r"^message (\w+) \{", ln)
+        if m:
+            name = m.group(1)
+            res[name] = {}
+            continue
+        m = re.match(r"^\s+(optional|repeated)\s+([\w.]+)\s+\w+\s*=\s*(\d+)", ln)
+        if name and m:
+            res[name][int(m.group(3))] = (m.group(1), m.group(2).split(".")[-1])
+        m = re.match(r"^\s+map<([\w.]+),\s*([\w.]+)>\s+\w+\s*=\s*(\d+)", ln)
+        if name and m:
+            res[name][int(m.group(3))] = ("map", m.group(2).split(".")[-1])
+        if ln.startswith("}"):
+            name = None
+    return res
+
+
+def verify(out):
+    """Every emitted field must match upstream's generated.proto: number, cardinality, type."""
+    protos = {}
+    for repo, path in FILES:
+        pkg = path.replace("pkg/apis/", "").rsplit("/", 1)[0]
+        gen = path.rsplit("/", 1)[0] + "/generated.proto"
+        for msg, fields in proto_messages(repo, gen).items():
+            protos[pkg + "." + msg] = fields
+    errors, current = [], None
+    for line in out:
+        p = line.split(" ")
+        if p[0] == "T":
+            current = p[1]
+            if current not in protos:
+                errors.append("no message %s in generated.proto" % current)
+            continue
+        if p[0] != "F" or current not in protos:
+            continue
+        num, shape, value = int(p[1]), p[4], p[5]
+        got = protos[current].get(num)
+        want_value = value.split("=")[-1]
+        if want_value.startswith("@"):
+            want = (want_value.split(".")[-1],)
+        else:
+            want = SCALAR_PROTO.get(want_value) or (SPECIAL_PROTO[want_value],)
+        label = {"one": "optional", "list": "repeated", "map": "map"}[shape]
+        if got is None or got[0] != label or got[1] not in want:
+            errors.append("%s field %d: table %s %s, generated.proto %s" % (
+                current, num, shape, value, got))
+    if errors:
+        sys.exit("proto.txt disagrees with generated.proto:\n" + "\n".join(errors))
+
+
+verify(out)
 
 
 def head(repo):
