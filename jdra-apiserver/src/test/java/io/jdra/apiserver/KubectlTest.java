@@ -354,4 +354,33 @@ class KubectlTest {
       p.destroyForcibly();
     }
   }
+
+  @Test
+  void getWithChunkSizeFollowsContinueTokens() throws Exception {
+    StringBuilder objects =
+        new StringBuilder(
+            "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"chunks\"}}");
+    for (int i = 0; i < 5; i++) {
+      objects.append(
+          "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"chunk-"
+              + i
+              + "\",\"namespace\":\"chunks\"}}");
+    }
+    Result created = kubectlIn(objects.toString(), "create", "-f", "-");
+    assertThat(created.exit()).as(created.toString()).isZero();
+    Result names = kubectl("get", "configmaps", "-n", "chunks", "--chunk-size=2", "-o", "name");
+    assertThat(names.out().lines().filter(l -> l.startsWith("configmap/chunk-")))
+        .as(names.toString())
+        .containsExactly(
+            "configmap/chunk-0",
+            "configmap/chunk-1",
+            "configmap/chunk-2",
+            "configmap/chunk-3",
+            "configmap/chunk-4");
+    // The table view pages too (-v=6 logs each GET, so the continue requests are visible).
+    Result table = kubectl("get", "configmaps", "-n", "chunks", "--chunk-size=2", "-v=6");
+    assertThat(table.exit()).as(table.toString()).isZero();
+    assertThat(table.out().lines().filter(l -> l.startsWith("chunk-")).count()).isEqualTo(5);
+    assertThat(table.err()).contains("limit=2").contains("continue=");
+  }
 }

@@ -6,10 +6,8 @@ import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.storage.ListPage;
 import io.jdra.apiserver.storage.StoredObject;
 import io.vertx.core.buffer.Buffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -32,8 +30,19 @@ final class Encoding {
     return Conversion.needed(t, version) ? Conversion.toVersion(t, version, n) : n;
   }
 
-  /** A {@code KindList}, concatenating item bytes without re-serializing them. */
+  /** A complete {@code KindList} (no continue). */
   static Buffer list(ResourceType t, String version, ListPage page) {
+    return list(t, version, page, null, -1);
+  }
+
+  /**
+   * A {@code KindList}, concatenating item bytes without re-serializing them.
+   *
+   * @param continueToken the encoded token for the next page, or null on the last page
+   * @param remaining remainingItemCount to report with the token, or negative for none
+   */
+  static Buffer list(
+      ResourceType t, String version, ListPage page, String continueToken, long remaining) {
     int size = 128;
     for (StoredObject o : page.items()) {
       size += o.json().length + 1;
@@ -46,11 +55,11 @@ final class Encoding {
         .appendString("\",\"metadata\":{\"resourceVersion\":\"")
         .appendString(Long.toString(page.version()))
         .appendString("\"");
-    if (page.nextKey() != null) {
-      b.appendString(",\"continue\":\"")
-          .appendString(continueToken(page.version(), page.nextKey()))
-          .appendString("\",\"remainingItemCount\":")
-          .appendString(Long.toString(page.remaining()));
+    if (continueToken != null) {
+      b.appendString(",\"continue\":\"").appendString(continueToken).appendString("\"");
+      if (remaining >= 0) {
+        b.appendString(",\"remainingItemCount\":").appendString(Long.toString(remaining));
+      }
     }
     b.appendString("},\"items\":[");
     boolean first = true;
@@ -70,40 +79,29 @@ final class Encoding {
   }
 
   static ObjectNode table(ResourceType t, String version, ListPage page, Instant now) {
+    return table(t, version, page, null, -1, now);
+  }
+
+  /** A meta.k8s.io Table of a page; continue and remaining as for {@link #list}. */
+  static ObjectNode table(
+      ResourceType t,
+      String version,
+      ListPage page,
+      String continueToken,
+      long remaining,
+      Instant now) {
     List<ObjectNode> objects = new ArrayList<>(page.items().size());
     for (StoredObject o : page.items()) {
       objects.add(tree(t, version, o));
     }
     ObjectNode table = Tables.table(t, objects, Long.toString(page.version()), now);
-    if (page.nextKey() != null) {
+    if (continueToken != null) {
       ObjectNode meta = (ObjectNode) table.get("metadata");
-      meta.put("continue", continueToken(page.version(), page.nextKey()));
-      meta.put("remainingItemCount", page.remaining());
+      meta.put("continue", continueToken);
+      if (remaining >= 0) {
+        meta.put("remainingItemCount", remaining);
+      }
     }
     return table;
-  }
-
-  static String continueToken(long rv, String key) {
-    ObjectNode n = Json.object();
-    n.put("v", "meta.k8s.io/v1");
-    n.put("rv", rv);
-    n.put("start", key);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(Json.bytes(n));
-  }
-
-  /** The key a continue token starts after; IllegalArgumentException when malformed. */
-  static String continueKey(String token) {
-    try {
-      byte[] raw = Base64.getUrlDecoder().decode(token.replace('=', ' ').trim());
-      ObjectNode n = Json.parseObject(raw);
-      String start = Json.text(n, "start");
-      if (start == null || !"meta.k8s.io/v1".equals(Json.text(n, "v"))) {
-        throw new IllegalArgumentException("continue key is not valid: bad key");
-      }
-      return start;
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(
-          "continue key is not valid: " + new String(token.getBytes(), StandardCharsets.UTF_8));
-    }
   }
 }

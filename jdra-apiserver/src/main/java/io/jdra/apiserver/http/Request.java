@@ -22,9 +22,13 @@ record Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buff
     return http.getParam(name);
   }
 
+  /**
+   * A boolean query parameter as upstream decodes it: absent, "0" and "false" (any case) are false,
+   * every other value, even an empty one, is true.
+   */
   boolean flag(String name) {
     String v = http.getParam(name);
-    return v != null && (v.equals("true") || v.equals("1"));
+    return v != null && !v.equals("0") && !v.equalsIgnoreCase("false");
   }
 
   String version() {

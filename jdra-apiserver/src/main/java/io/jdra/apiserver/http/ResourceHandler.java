@@ -30,11 +30,13 @@ final class ResourceHandler {
   private final ObjectService service;
   private final Patching patching;
   private final Watches watches;
+  private final Listing listing;
 
   ResourceHandler(ObjectService service, Patching patching, Watches watches) {
     this.service = service;
     this.patching = patching;
     this.watches = watches;
+    this.listing = new Listing(service);
   }
 
   void handle(Request r) {
@@ -111,8 +113,12 @@ final class ResourceHandler {
   }
 
   record Selectors(LabelSelector labels, FieldSelector fields) {
+    boolean isEmpty() {
+      return labels.isEmpty() && fields.isEmpty();
+    }
+
     Predicate<StoredObject> predicate() {
-      if (labels.isEmpty() && fields.isEmpty()) {
+      if (isEmpty()) {
         return o -> true;
       }
       return o -> labels.matches(o.labels()) && fields.matches(o.fields());
@@ -130,27 +136,7 @@ final class ResourceHandler {
   }
 
   private void list(Request r) {
-    Selectors s = selectors(r);
-    int limit = intParam(r, "limit");
-    String cont = r.param("continue");
-    String after = null;
-    if (cont != null && !cont.isEmpty()) {
-      try {
-        after = Encoding.continueKey(cont);
-      } catch (IllegalArgumentException e) {
-        throw ApiException.badRequest(e.getMessage());
-      }
-    }
-    String ns = r.type().namespaced() ? r.namespace() : null;
-    ListPage page = service.store(r.type()).list(ns, after, s.predicate(), limit);
-    if (r.wantsTable()) {
-      Responses.json(
-          r.http().response(),
-          200,
-          Encoding.table(r.type(), r.version(), page, service.clock().instant()));
-    } else {
-      Responses.json(r.http().response(), 200, Encoding.list(r.type(), r.version(), page));
-    }
+    listing.list(r, selectors(r));
   }
 
   static int intParam(Request r, String name) {

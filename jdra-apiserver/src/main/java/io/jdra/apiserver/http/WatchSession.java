@@ -19,7 +19,12 @@ import java.util.function.Consumer;
  * store calls {@link #onEvent} under its lock; this class only enqueues there.
  */
 final class WatchSession implements WatchListener {
-  private record Pending(String type, StoredObject object, long bookmark) {}
+  /**
+   * A queued event: an object event (live ones count against {@link #MAX_PENDING}), or a BOOKMARK
+   * (object null) that may end the initial events.
+   */
+  private record Pending(
+      String type, StoredObject object, long bookmark, boolean initialEnd, boolean live) {}
 
   /** Where encoded events go: a chunked response or a WebSocket. */
   interface Sink {
@@ -53,6 +58,7 @@ final class WatchSession implements WatchListener {
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private volatile boolean closed;
+  private volatile boolean started;
   private volatile Runnable cancel = () -> {};
 
   /** Encodes one event's object in the requested version/format. */
@@ -60,6 +66,11 @@ final class WatchSession implements WatchListener {
     Buffer encode(String type, StoredObject object);
 
     Buffer bookmark(long version);
+
+    /** The BOOKMARK that ends a watch's initial events (annotated k8s.io/initial-events-end). */
+    default Buffer initialEventsEnd(long version) {
+      return bookmark(version);
+    }
   }
 
   WatchSession(
@@ -83,8 +94,18 @@ final class WatchSession implements WatchListener {
     return type;
   }
 
+  /** Sets how to unregister; runs it at once if the watch already ended (e.g. while waiting). */
   void setCancel(Runnable cancel) {
     this.cancel = cancel;
+    started = true;
+    if (closed) {
+      cancel.run();
+    }
+  }
+
+  /** Whether the watch is registered with the store. */
+  boolean started() {
+    return started;
   }
 
   boolean matches(StoredObject o) {
@@ -115,7 +136,27 @@ final class WatchSession implements WatchListener {
         cancelLater();
         return;
       }
-      queue.add(new Pending(t, e.object(), 0));
+      queue.add(new Pending(t, e.object(), 0, false, true));
+      schedule();
+    }
+  }
+
+  /**
+   * Queues an object of the starting state. These are not counted against {@link #MAX_PENDING}:
+   * they reference objects the store holds anyway, as upstream serves them from its cache.
+   */
+  @Override
+  public void onInitial(StoredObject object) {
+    if (!closed) {
+      queue.add(new Pending("ADDED", object, 0, false, false));
+      schedule();
+    }
+  }
+
+  @Override
+  public void onInitialEventsEnd(long version) {
+    if (!closed) {
+      queue.add(new Pending("BOOKMARK", null, version, true, false));
       schedule();
     }
   }
@@ -123,7 +164,7 @@ final class WatchSession implements WatchListener {
   @Override
   public void onProgress(long version) {
     if (!closed) {
-      queue.add(new Pending("BOOKMARK", null, version));
+      queue.add(new Pending("BOOKMARK", null, version, false, false));
       schedule();
     }
   }
@@ -148,10 +189,15 @@ final class WatchSession implements WatchListener {
     scheduled.set(false);
     Pending p;
     while (!closed && !sink.full() && (p = queue.poll()) != null) {
-      if (p.object != null) {
+      if (p.live) {
         pending.decrementAndGet();
       }
-      Buffer b = p.object == null ? encoder.bookmark(p.bookmark) : encoder.encode(p.type, p.object);
+      Buffer b;
+      if (p.object == null) {
+        b = p.initialEnd ? encoder.initialEventsEnd(p.bookmark) : encoder.bookmark(p.bookmark);
+      } else {
+        b = encoder.encode(p.type, p.object);
+      }
       sink.write(b);
     }
     if (!closed && sink.full()) {

@@ -14,6 +14,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.ServerWebSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -21,6 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
  * timeoutSeconds, bookmarks and 410 Gone as an ERROR event. Thread-safe.
  */
 final class Watches {
+  /** The annotation of the BOOKMARK that ends a watch's initial events. */
+  static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+
   private final ObjectService service;
   private final Vertx vertx;
   private final Duration bookmarkInterval;
@@ -34,9 +38,10 @@ final class Watches {
   }
 
   void watch(Request r, ResourceHandler.Selectors selectors) {
-    long from = startVersion(r.param("resourceVersion"));
+    ListOptions options = ListOptions.of(r, true);
+    Start from = Start.of(options);
     int timeout = ResourceHandler.intParam(r, "timeoutSeconds");
-    boolean bookmarks = r.flag("allowWatchBookmarks");
+    boolean bookmarks = options.allowWatchBookmarks();
     WatchSession.Encoder encoder = encoder(r);
     String upgrade = r.http().getHeader("Upgrade");
     Context ctx = Vertx.currentContext();
@@ -91,14 +96,17 @@ final class Watches {
     start(r, ctx, selectors, from, timeout, bookmarks, encoder, sink);
   }
 
-  private static long startVersion(String rv) {
-    if (rv == null || rv.isEmpty() || rv.equals("0")) {
-      return -1;
-    }
-    try {
-      return Long.parseLong(rv);
-    } catch (NumberFormatException e) {
-      throw ApiException.badRequest("invalid resource version: " + rv);
+  /**
+   * Where a watch starts, as upstream's watch cache with WatchList enabled.
+   *
+   * @param version the resourceVersion: events after it are sent (0: from now); with initial
+   *     events, the version the server must have reached first
+   * @param initialEvents whether the current state is sent first as ADDED events
+   */
+  record Start(long version, boolean initialEvents) {
+    static Start of(ListOptions o) {
+      long rv = ResourceVersions.parse(o.resourceVersion());
+      return new Start(rv, Boolean.TRUE.equals(o.sendInitialEvents()));
     }
   }
 
@@ -139,7 +147,7 @@ final class Watches {
       Request r,
       Context ctx,
       ResourceHandler.Selectors selectors,
-      long from,
+      Start from,
       int timeoutSeconds,
       boolean bookmarks,
       WatchSession.Encoder encoder,
@@ -149,19 +157,18 @@ final class Watches {
     WatchSession session =
         new WatchSession(ctx, t, encoder, ns, selectors.labels(), selectors.fields(), sink);
     ResourceStore store = service.store(t);
-    try {
-      Runnable cancel =
-          from < 0 ? store.watchFromNow(session::matches, session) : store.watch(from, session);
-      session.setCancel(cancel);
-    } catch (StorageException.Gone g) {
-      ApiException e = ApiException.gone(g.getMessage());
-      session.failAndClose(WatchSession.event("ERROR", Buffer.buffer(Json.bytes(e.toStatus()))));
-      return;
-    }
     long ms = timeoutSeconds > 0 ? timeoutSeconds * 1000L : defaultTimeout.toMillis();
     long bookmarkTimer =
         bookmarks
-            ? vertx.setPeriodic(bookmarkInterval.toMillis(), id -> store.progress(session))
+            ? vertx.setPeriodic(
+                bookmarkInterval.toMillis(),
+                id -> {
+                  // No progress bookmark before the watch is registered (and its initial events
+                  // are queued).
+                  if (session.started()) {
+                    store.progress(session);
+                  }
+                })
             : -1;
     long timeoutTimer =
         vertx.setTimer(
@@ -170,11 +177,48 @@ final class Watches {
               vertx.cancelTimer(bookmarkTimer);
               session.close();
             });
+    Runnable stopTimers =
+        () -> {
+          vertx.cancelTimer(timeoutTimer);
+          vertx.cancelTimer(bookmarkTimer);
+        };
     sink.onClose(() -> {
       session.peerClosed();
-      vertx.cancelTimer(timeoutTimer);
-      vertx.cancelTimer(bookmarkTimer);
+      stopTimers.run();
     });
+    Consumer<ApiException> fail =
+        e -> {
+          stopTimers.run();
+          fail(session, e);
+        };
+    if (from.initialEvents()) {
+      ResourceVersions.awaitFresh(
+          vertx,
+          service.storage()::currentVersion,
+          from.version(),
+          () -> session.setCancel(store.watchFromNow(session::matches, session, true, bookmarks)),
+          fail);
+    } else {
+      register(store, from.version(), session, fail);
+    }
+  }
+
+  /** Starts a watch without initial events, or ends it with an ERROR when it is too old. */
+  private static void register(
+      ResourceStore store, long from, WatchSession session, Consumer<ApiException> fail) {
+    try {
+      session.setCancel(
+          from == 0
+              ? store.watchFromNow(session::matches, session, false, false)
+              : store.watch(from, session));
+    } catch (StorageException.Gone g) {
+      fail.accept(ApiException.gone(g.getMessage()));
+    }
+  }
+
+  /** Ends a watch with an ERROR event carrying the Status, as upstream's errWatcher. */
+  private static void fail(WatchSession session, ApiException e) {
+    session.failAndClose(WatchSession.event("ERROR", Buffer.buffer(Json.bytes(e.toStatus()))));
   }
 
   private WatchSession.Encoder encoder(Request r) {
@@ -203,6 +247,17 @@ final class Watches {
         o.put("kind", t.kind());
         o.put("apiVersion", t.apiVersion(version));
         o.putObject("metadata").put("resourceVersion", Long.toString(v));
+        return WatchSession.event("BOOKMARK", Buffer.buffer(Json.bytes(o)));
+      }
+
+      @Override
+      public Buffer initialEventsEnd(long v) {
+        ObjectNode o = Json.object();
+        o.put("kind", t.kind());
+        o.put("apiVersion", t.apiVersion(version));
+        ObjectNode meta = o.putObject("metadata");
+        meta.put("resourceVersion", Long.toString(v));
+        meta.putObject("annotations").put(INITIAL_EVENTS_END, "true");
         return WatchSession.event("BOOKMARK", Buffer.buffer(Json.bytes(o)));
       }
     };

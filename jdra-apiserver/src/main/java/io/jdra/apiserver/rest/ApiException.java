@@ -18,6 +18,7 @@ public final class ApiException extends RuntimeException {
   private final String kind;
   private final List<Cause> causes;
   private final Integer retryAfterSeconds;
+  private final String listContinue;
 
   public ApiException(
       int code,
@@ -27,7 +28,7 @@ public final class ApiException extends RuntimeException {
       String group,
       String kind,
       List<Cause> causes) {
-    this(code, reason, message, name, group, kind, causes, null);
+    this(code, reason, message, name, group, kind, causes, null, null);
   }
 
   private ApiException(
@@ -38,7 +39,8 @@ public final class ApiException extends RuntimeException {
       String group,
       String kind,
       List<Cause> causes,
-      Integer retryAfterSeconds) {
+      Integer retryAfterSeconds,
+      String listContinue) {
     super(message, null, false, false);
     this.code = code;
     this.reason = reason;
@@ -47,6 +49,16 @@ public final class ApiException extends RuntimeException {
     this.kind = kind;
     this.causes = List.copyOf(causes);
     this.retryAfterSeconds = retryAfterSeconds;
+    this.listContinue = listContinue;
+  }
+
+  /**
+   * The same failure with {@code metadata.continue} set, as upstream's 410 for an expired continue
+   * token offers a token to go on inconsistently.
+   */
+  public ApiException withContinue(String token) {
+    return new ApiException(
+        code, reason, getMessage(), name, group, kind, causes, retryAfterSeconds, token);
   }
 
   public int code() {
@@ -66,7 +78,10 @@ public final class ApiException extends RuntimeException {
     ObjectNode s = Json.object();
     s.put("kind", "Status");
     s.put("apiVersion", "v1");
-    s.putObject("metadata");
+    ObjectNode meta = s.putObject("metadata");
+    if (listContinue != null) {
+      meta.put("continue", listContinue);
+    }
     s.put("status", "Failure");
     s.put("message", getMessage());
     if (reason != null && !reason.isEmpty()) {
@@ -249,7 +264,24 @@ public final class ApiException extends RuntimeException {
         500, "InternalError", "Internal error occurred: " + message, null, null, null, List.of());
   }
 
+  /**
+   * Upstream's {@code storage.NewTooLargeResourceVersionError}: a read asked for a resourceVersion
+   * the server has not reached within the wait.
+   */
+  public static ApiException tooLargeResourceVersion(long requested, long current, int retryAfter) {
+    return new ApiException(
+        504,
+        "Timeout",
+        "Timeout: Too large resource version: " + requested + ", current: " + current,
+        null,
+        null,
+        null,
+        List.of(new Cause("ResourceVersionTooLarge", "Too large resource version", null)),
+        retryAfter,
+        null);
+  }
+
   public static ApiException timeout(String message, int retryAfter) {
-    return new ApiException(504, "Timeout", message, null, null, null, List.of(), retryAfter);
+    return new ApiException(504, "Timeout", message, null, null, null, List.of(), retryAfter, null);
   }
 }

@@ -2,6 +2,7 @@ package io.jdra.apiserver.storage;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableMap;
@@ -53,44 +54,69 @@ public final class ResourceStore {
   }
 
   /**
-   * Lists objects in key order.
+   * Lists current objects in key order.
    *
    * @param namespace only this namespace, or null for all
-   * @param afterKey start after this key (a continue token), or null
+   * @param afterKey start after this key, or null
    * @param filter which objects to return
    * @param limit at most this many (0 = all)
    */
   public ListPage list(
       String namespace, String afterKey, Predicate<StoredObject> filter, int limit) {
+    return listAt(0, namespace, afterKey == null ? null : afterKey + "\0", filter, limit);
+  }
+
+  /**
+   * Lists objects in key order as they were at {@code version}, rebuilt from the current objects
+   * and the remembered history. The page is complete when {@code nextKey} is null; otherwise more
+   * objects (matching {@code filter} or not) follow the last one returned, and {@code remaining}
+   * counts them.
+   *
+   * @param version the resourceVersion to read at, 0 for the current state
+   * @param namespace only this namespace, or null for all
+   * @param fromKey the first key to consider (a continue token's start), or null
+   * @param filter which objects to return
+   * @param limit at most this many (0 = all)
+   * @throws StorageException.Gone if history no longer reaches back to {@code version}
+   */
+  public ListPage listAt(
+      long version, String namespace, String fromKey, Predicate<StoredObject> filter, int limit) {
     lock.lock();
     try {
-      NavigableMap<String, StoredObject> range = objects;
-      if (namespace != null && !namespace.isEmpty()) {
-        range = range.subMap(namespace + "/", true, namespace + "0", false);
+      long now = counter.get();
+      boolean past = version > 0 && version < now;
+      if (past && version < compactedVersion) {
+        throw new StorageException.Gone(version, compactedVersion);
       }
-      if (afterKey != null) {
-        range = range.tailMap(afterKey, false);
-      }
-      List<StoredObject> items = new ArrayList<>(limit > 0 ? Math.min(limit, 1024) : 16);
-      String next = null;
-      long remaining = 0;
-      for (StoredObject o : range.values()) {
-        if (!filter.test(o)) {
-          continue;
-        }
-        if (next != null) {
-          remaining++;
-        } else if (limit > 0 && items.size() == limit) {
-          next = items.get(items.size() - 1).key();
-          remaining++;
-        } else {
-          items.add(o);
-        }
-      }
-      return new ListPage(items, counter.get(), next, remaining);
+      NavigableMap<String, StoredObject> undone =
+          past
+              ? PastState.range(
+                  PastState.undone(history.descendingIterator(), version), namespace, fromKey)
+              : Collections.emptyNavigableMap();
+      Iterator<StoredObject> it =
+          PastState.merge(PastState.range(objects, namespace, fromKey), undone);
+      return page(it, filter, limit, version > 0 ? version : now);
     } finally {
       lock.unlock();
     }
+  }
+
+  private static ListPage page(
+      Iterator<StoredObject> it, Predicate<StoredObject> filter, int limit, long version) {
+    List<StoredObject> items = new ArrayList<>(limit > 0 ? Math.min(limit, 1024) : 16);
+    boolean full = false;
+    long remaining = 0;
+    while (it.hasNext()) {
+      StoredObject o = it.next();
+      if (full) {
+        remaining++;
+      } else if (filter.test(o)) {
+        items.add(o);
+        full = limit > 0 && items.size() == limit;
+      }
+    }
+    String next = remaining > 0 ? items.get(items.size() - 1).key() : null;
+    return new ListPage(items, version, next, remaining);
   }
 
   /** Number of stored objects. */
@@ -201,7 +227,7 @@ public final class ResourceStore {
     lock.lock();
     try {
       if (fromVersion < compactedVersion) {
-        throw new StorageException.Gone(fromVersion, compactedVersion + 1);
+        throw new StorageException.Gone(fromVersion, compactedVersion);
       }
       Iterator<WatchEvent> it = history.descendingIterator();
       ArrayDeque<WatchEvent> replay = new ArrayDeque<>();
@@ -226,12 +252,34 @@ public final class ResourceStore {
    * @param filter which current objects to announce
    */
   public Runnable watchFromNow(Predicate<StoredObject> filter, WatchListener listener) {
+    return watchFromNow(filter, listener, true, false);
+  }
+
+  /**
+   * Starts a watch at the current state, atomically with respect to writes.
+   *
+   * @param filter which current objects to announce
+   * @param initialEvents whether the listener first gets every current object that passes {@code
+   *     filter} (as {@link WatchListener#onInitial})
+   * @param endMarker whether the listener then gets {@link WatchListener#onInitialEventsEnd} at the
+   *     current resourceVersion
+   */
+  public Runnable watchFromNow(
+      Predicate<StoredObject> filter,
+      WatchListener listener,
+      boolean initialEvents,
+      boolean endMarker) {
     lock.lock();
     try {
-      for (StoredObject o : objects.values()) {
-        if (filter.test(o)) {
-          listener.onEvent(new WatchEvent(WatchEvent.Type.ADDED, o, null));
+      if (initialEvents) {
+        for (StoredObject o : objects.values()) {
+          if (filter.test(o)) {
+            listener.onInitial(o);
+          }
         }
+      }
+      if (endMarker) {
+        listener.onInitialEventsEnd(counter.get());
       }
       listeners.add(listener);
       return () -> removeListener(listener);

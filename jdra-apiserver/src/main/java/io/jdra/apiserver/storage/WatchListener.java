@@ -13,4 +13,17 @@ public interface WatchListener {
    * BOOKMARK at this version.
    */
   default void onProgress(long version) {}
+
+  /** An object of the state a watch starts from, announced as ADDED before any change. */
+  default void onInitial(StoredObject object) {
+    onEvent(new WatchEvent(WatchEvent.Type.ADDED, object, null));
+  }
+
+  /**
+   * Every object of the starting state has been announced; the state was that of {@code version}
+   * (upstream's BOOKMARK with the {@code k8s.io/initial-events-end} annotation).
+   */
+  default void onInitialEventsEnd(long version) {
+    onProgress(version);
+  }
 }

@@ -1,0 +1,123 @@
+package io.jdra.apiserver.storage;
+
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+
+/**
+ * A key-ordered view of a store's objects as they were at an older resourceVersion: the current
+ * objects, with every history event newer than that version undone. Only the keys those events
+ * touched are held apart (at most the history's size), so no request copies the whole store. Not
+ * thread-safe: build and iterate it under the store's lock.
+ */
+final class PastState {
+  private PastState() {}
+
+  /**
+   * For each key changed after {@code version}, its state at {@code version}: the object before the
+   * oldest newer event, or null when that event created it.
+   *
+   * @param newestFirst the history, newest event first
+   */
+  static NavigableMap<String, StoredObject> undone(Iterator<WatchEvent> newestFirst, long version) {
+    TreeMap<String, StoredObject> before = new TreeMap<>();
+    while (newestFirst.hasNext()) {
+      WatchEvent e = newestFirst.next();
+      if (e.resourceVersion() <= version) {
+        break;
+      }
+      // Older events overwrite newer ones: the oldest change after the version tells the state.
+      before.put(e.object().key(), e.previous());
+    }
+    return before;
+  }
+
+  /**
+   * Restricts a key-ordered map to one namespace and to keys from {@code fromKey} on.
+   *
+   * @param namespace a namespace, or null or empty for all
+   * @param fromKey the first key to include, or null
+   */
+  static <V> NavigableMap<String, V> range(
+      NavigableMap<String, V> map, String namespace, String fromKey) {
+    NavigableMap<String, V> r = map;
+    if (namespace != null && !namespace.isEmpty()) {
+      // '0' follows '/', so this is every key of the form "namespace/...".
+      r = r.subMap(namespace + "/", true, namespace + "0", false);
+    }
+    if (fromKey != null) {
+      r = r.tailMap(fromKey, true);
+    }
+    return r;
+  }
+
+  /**
+   * The objects of {@code current} with {@code undone} applied over them, in key order: a key in
+   * {@code undone} shows its past state (absent when null) instead of its current one.
+   */
+  static Iterator<StoredObject> merge(
+      NavigableMap<String, StoredObject> current, NavigableMap<String, StoredObject> undone) {
+    if (undone.isEmpty()) {
+      return current.values().iterator();
+    }
+    return new Merged(current.entrySet().iterator(), undone.entrySet().iterator());
+  }
+
+  /** Sorted merge of two key-ordered entry streams; the second wins on equal keys. */
+  private static final class Merged implements Iterator<StoredObject> {
+    private final Iterator<Map.Entry<String, StoredObject>> current;
+    private final Iterator<Map.Entry<String, StoredObject>> past;
+    private Map.Entry<String, StoredObject> c;
+    private Map.Entry<String, StoredObject> p;
+    private StoredObject next;
+
+    Merged(
+        Iterator<Map.Entry<String, StoredObject>> current,
+        Iterator<Map.Entry<String, StoredObject>> past) {
+      this.current = current;
+      this.past = past;
+      c = step(current);
+      p = step(past);
+      advance();
+    }
+
+    private static Map.Entry<String, StoredObject> step(
+        Iterator<Map.Entry<String, StoredObject>> it) {
+      return it.hasNext() ? it.next() : null;
+    }
+
+    private void advance() {
+      next = null;
+      while (next == null && (c != null || p != null)) {
+        int cmp = c == null ? 1 : p == null ? -1 : c.getKey().compareTo(p.getKey());
+        if (cmp < 0) {
+          next = c.getValue();
+          c = step(current);
+        } else {
+          next = p.getValue(); // null: the key did not exist yet at that version
+          if (cmp == 0) {
+            c = step(current);
+          }
+          p = step(past);
+        }
+      }
+    }
+
+    @Override
+    public boolean hasNext() {
+      return next != null;
+    }
+
+    @Override
+    public StoredObject next() {
+      if (next == null) {
+        throw new NoSuchElementException();
+      }
+      StoredObject o = next;
+      advance();
+      return o;
+    }
+  }
+}
