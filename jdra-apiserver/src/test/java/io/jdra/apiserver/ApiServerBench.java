@@ -102,7 +102,7 @@ class ApiServerBench {
                   .setPipeliningLimit(64)
                   .setKeepAlive(true),
               new PoolOptions().setHttp1MaxSize(8));
-      createAll(http, n / 10, "warm");
+      createAll(http, Integer.getInteger("jdra.bench.warmup", n / 10), "warm");
       long heap0 = usedHeap();
       long t0 = System.nanoTime();
       createAll(http, n, "");

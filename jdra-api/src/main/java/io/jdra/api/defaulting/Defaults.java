@@ -68,6 +68,21 @@ public final class Defaults {
     return copy;
   }
 
+  /**
+   * Defaults the claim in place and returns it: for callers that own a freshly decoded object (the
+   * API server's admission), which saves the deep copy of {@link #resourceClaim}.
+   */
+  public static ResourceClaim resourceClaimInPlace(ResourceClaim claim) {
+    if (claim == null) {
+      return null;
+    }
+    defaultSpecInPlace(claim.getSpec());
+    if (claim.getStatus() != null) {
+      defaultAllocationInPlace(claim.getStatus().getAllocation());
+    }
+    return claim;
+  }
+
   /** A defaulted copy of the template (its claim spec's requests). */
   public static ResourceClaimTemplate resourceClaimTemplate(ResourceClaimTemplate template) {
     if (template == null) {

@@ -29,6 +29,19 @@ public final class ResourceClaimStrategy {
   }
 
   /**
+   * {@link #prepareForCreate} without the copy: modifies and returns {@code claim}. For callers
+   * that own a freshly decoded object (the API server's admission).
+   */
+  public static ResourceClaim prepareForCreateInPlace(ResourceClaim claim, FeatureGates gates) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(gates, "gates");
+    claim.setStatus(new ResourceClaimStatus());
+    ClaimSpecFields.dropInPlace(claim.getSpec(), null, gates);
+    ClaimStatusFields.dropInPlace(claim, null, gates);
+    return claim;
+  }
+
+  /**
    * Update of the main resource: the stored status is kept (status changes only go through {@code
    * /status}) and disabled spec fields are dropped unless the stored claim used them.
    */

@@ -161,6 +161,8 @@ class DefaultsTest {
             .build();
 
     ResourceClaim out = Defaults.resourceClaim(claim);
+    assertThat(Defaults.resourceClaimInPlace(new ResourceClaimBuilder(claim).build()))
+        .isEqualTo(out);
 
     var requests = out.getSpec().getDevices().getRequests();
     assertThat(requests.get(0).getExactly().getTolerations())

@@ -42,6 +42,18 @@ class StrategiesTest {
     }
 
     @Test
+    void createInPlaceGivesWhatTheCopyingCreateGives() {
+      ResourceClaim copied =
+          ResourceClaimStrategy.prepareForCreate(
+              Fixtures.claim(Fixtures::adminAccessInSpec), ADMIN_OFF);
+      ResourceClaim owned = Fixtures.claim(Fixtures::adminAccessInSpec);
+
+      ResourceClaim out = ResourceClaimStrategy.prepareForCreateInPlace(owned, ADMIN_OFF);
+
+      assertThat(out).isSameAs(owned).isEqualTo(copied);
+    }
+
+    @Test
     void updateKeepsStoredStatus() {
       ResourceClaim old = Fixtures.claim();
       ResourceClaim in = Fixtures.claim(c -> c.getStatus().setAllocation(null));

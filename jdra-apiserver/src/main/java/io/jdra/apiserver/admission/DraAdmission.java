@@ -70,9 +70,14 @@ public final class DraAdmission implements Admission {
     ResourceClaim c = read(r.object(), ResourceClaim.class);
     List<FieldError> errs = new ArrayList<>();
     if (create) {
-      c = ResourceClaimStrategy.prepareForCreate(Defaults.resourceClaim(c), gates);
+      // The decoded claim is ours alone: default and prepare it without deep copies.
+      c = ResourceClaimStrategy.prepareForCreateInPlace(Defaults.resourceClaimInPlace(c), gates);
       errs.addAll(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
       errs.addAll(Validation.validateResourceClaim(c));
+      // Defaults and the create strategy change only spec and status: write back just those.
+      writeField(r.object(), "spec", c.getSpec());
+      writeField(r.object(), "status", c.getStatus());
+      return errs;
     } else {
       ResourceClaim old = read(r.oldObject(), ResourceClaim.class);
       if (status) {
@@ -172,6 +177,14 @@ public final class DraAdmission implements Admission {
               + type.getSimpleName()
               + ": "
               + e.getOriginalMessage());
+    }
+  }
+
+  private static void writeField(ObjectNode target, String field, Object value) {
+    if (value == null) {
+      target.remove(field);
+    } else {
+      target.set(field, Json.MAPPER.valueToTree(value));
     }
   }
 

@@ -24,8 +24,8 @@ final class FieldManager {
   static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
   /** Paths no manager owns (upstream's stripMetaManager). */
-  private static final List<FieldPath> STRIPPED =
-      List.of(
+  private static final Set<FieldPath> STRIPPED =
+      Set.of(
           path("apiVersion"),
           path("kind"),
           path("metadata"),

@@ -78,8 +78,19 @@ final class ManagedFields {
   }
 
   static String time(Instant now) {
-    return RFC3339.format(now.truncatedTo(ChronoUnit.SECONDS));
+    // Writes come many per second: format each second once.
+    long second = now.getEpochSecond();
+    FormattedSecond last = lastTime;
+    if (last == null || last.second != second) {
+      last = new FormattedSecond(second, RFC3339.format(now.truncatedTo(ChronoUnit.SECONDS)));
+      lastTime = last;
+    }
+    return last.text;
   }
+
+  private record FormattedSecond(long second, String text) {}
+
+  private static volatile FormattedSecond lastTime;
 
   /** Decodes the entries; IllegalArgumentException when they are malformed. */
   static Map<Id, Entry> decode(JsonNode managedFields) {

@@ -130,9 +130,16 @@ final class Schema {
 
   /** The root type of a kind served under apiVersion ("v1", "apps/v1", "resource.k8s.io/v1"). */
   static Type forKind(String apiVersion, String kind) {
-    String root = ROOTS.get(packageOf(apiVersion) + "." + kind);
-    return root == null ? Type.UNTYPED : type(root);
+    // Every write asks this; the key parsing below is worth caching.
+    return FOR_KIND.computeIfAbsent(
+        apiVersion + " " + kind,
+        k -> {
+          String root = ROOTS.get(packageOf(apiVersion) + "." + kind);
+          return root == null ? Type.UNTYPED : type(root);
+        });
   }
+
+  private static final Map<String, Type> FOR_KIND = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** True when the kind is described (upstream rejects SMP for kinds it has no Go type for). */
   static boolean known(String apiVersion, String kind) {
