@@ -333,6 +333,130 @@ class KubectlTest {
     assertThat(missing.err()).contains("field \"nope\" does not exist");
   }
 
+  static final String BAD_DEPLOYMENT =
+      """
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: NAME
+      spec:
+        foo: 1
+        replicas: 1
+        bar: 2
+        selector:
+          matchLabels: {app: x}
+        template:
+          metadata:
+            labels: {app: x}
+          spec:
+            containers:
+            - name: c
+              image: nginx
+              baz: 3
+      """;
+
+  @Test
+  void validateStrictRejectsEveryUnknownFieldAtOnce() throws Exception {
+    Result strict =
+        kubectlIn(
+            BAD_DEPLOYMENT.replace("NAME", "strict"), "create", "--validate=strict", "-f", "-");
+    assertThat(strict.exit()).as(strict.toString()).isNotZero();
+    assertThat(strict.err())
+        .as(strict.toString())
+        .contains(
+            "Error from server (BadRequest): error when creating \"STDIN\": Deployment in version"
+                + " \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field"
+                + " \"spec.bar\", unknown field \"spec.foo\", unknown field"
+                + " \"spec.template.spec.containers[0].baz\"");
+    assertThat(kubectl("get", "deployment", "strict").err()).contains("NotFound");
+
+    String claim =
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata:
+          name: strict-claim
+        spec:
+          devices:
+            requests:
+            - name: gpu
+              exactly: {deviceClassName: gpu.example.com, counts: 2}
+        """;
+    Result claimStrict = kubectlIn(claim, "create", "-f", "-");
+    assertThat(claimStrict.exit()).as(claimStrict.toString()).isNotZero();
+    assertThat(claimStrict.err())
+        .contains(
+            "ResourceClaim in version \"v1\" cannot be handled as a ResourceClaim: strict decoding"
+                + " error: unknown field \"spec.devices.requests[0].exactly.counts\"");
+  }
+
+  @Test
+  void validateWarnWarnsAndDropsUnknownFields() throws Exception {
+    Result warn =
+        kubectlIn(BAD_DEPLOYMENT.replace("NAME", "warned"), "create", "--validate=warn", "-f", "-");
+    assertThat(warn.exit()).as(warn.toString()).isZero();
+    assertThat(warn.err().lines())
+        .as(warn.toString())
+        .containsExactly(
+            "Warning: unknown field \"spec.bar\"",
+            "Warning: unknown field \"spec.foo\"",
+            "Warning: unknown field \"spec.template.spec.containers[0].baz\"");
+    Result stored = kubectl("get", "deployment", "warned", "-o", "json");
+    assertThat(stored.out())
+        .as(stored.toString())
+        .contains("\"replicas\": 1")
+        .doesNotContain("foo");
+
+    Result ignore =
+        kubectlIn(
+            BAD_DEPLOYMENT.replace("NAME", "ignored"), "create", "--validate=false", "-f", "-");
+    assertThat(ignore.exit()).as(ignore.toString()).isZero();
+    assertThat(ignore.err()).as(ignore.toString()).isEmpty();
+  }
+
+  @Test
+  void clientSideApplyUpdatesWithoutTheV2ProtobufDocument() throws Exception {
+    String d =
+        BAD_DEPLOYMENT.replace("NAME", "applied").replaceAll("(?m)^.*(foo|bar|baz):.*\\n", "");
+    Result first = kubectlIn(d, "apply", "-f", "-");
+    assertThat(first.exit()).as(first.toString()).isZero();
+    Result second = kubectlIn(d.replace("replicas: 1", "replicas: 3"), "apply", "-f", "-");
+    assertThat(second.exit()).as(second.toString()).isZero();
+    assertThat(second.out()).contains("deployment.apps/applied configured");
+    assertThat(kubectl("get", "deployment", "applied", "-o", "jsonpath={.spec.replicas}").out())
+        .isEqualTo("3");
+    Result v2 = kubectl("get", "--raw", "/openapi/v2");
+    assertThat(v2.out())
+        .as(v2.toString())
+        .startsWith("{\"swagger\":\"2.0\"")
+        .contains("\"io.k8s.api.apps.v1.Deployment\":{");
+  }
+
+  @Test
+  void explainTypesScalarsOfEveryGroup() throws Exception {
+    for (String[] c :
+        new String[][] {
+          {"deployment.spec.replicas", "FIELD: replicas <integer>"},
+          {"job.spec.completions", "FIELD: completions <integer>"},
+          {"job.spec.suspend", "FIELD: suspend <boolean>"},
+          {"deployment.metadata.creationTimestamp", "FIELD: creationTimestamp <string>"},
+          {"resourceclaim.spec.devices.requests.exactly.count", "FIELD: count <integer>"},
+          {
+            "resourceclaim.spec.devices.requests.exactly.allocationMode",
+            "FIELD: allocationMode <string>"
+          },
+          {
+            "resourceslice.spec.devices.attributes",
+            "FIELD: attributes <map[string]DeviceAttribute>"
+          },
+          {"pod.spec.containers.resources.limits", "FIELD: limits <map[string]Quantity>"}
+        }) {
+      Result r = kubectl("explain", c[0]);
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).as(r.toString()).contains(c[1]);
+    }
+  }
+
   @Test
   void getWatchPrintsNewObjects() throws Exception {
     Path out = Files.createTempFile(dir, "watch", ".txt");

@@ -154,6 +154,15 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
         }
       }
       case "/openapi/v3", "/openapi/v3/" -> Responses.json(req.response(), 200, openApi.root());
+      case "/openapi/v2", "/openapi/v2/" -> {
+        req.response().putHeader("Vary", "Accept");
+        if (SwaggerAccept.json(accept)) {
+          Responses.json(req.response(), 200, openApi.swagger());
+        } else {
+          // only the protobuf form was asked for, which this server does not produce
+          req.response().setStatusCode(406).end();
+        }
+      }
       default -> {
         if (path.startsWith("/openapi/v3/")) {
           ObjectNode doc = openApi.groupVersion(path.substring("/openapi/v3/".length()));

@@ -34,6 +34,39 @@ final class Bodies {
   }
 
   /**
+   * A decoded write body.
+   *
+   * @param yaml it was YAML (upstream re-encodes it as JSON with sorted keys before decoding)
+   * @param duplicates a JSON object in it may repeat a key (the tree keeps the last value)
+   */
+  record Parsed(ObjectNode object, boolean yaml, boolean duplicates) {}
+
+  private static final tools.jackson.databind.ObjectReader DUPLICATES_REJECTED =
+      Json.MAPPER.reader().with(tools.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+
+  /**
+   * Parses a create or update body, noting what strict field validation needs to know: a JSON body
+   * is read once with duplicate detection and only read again when that fails.
+   */
+  static Parsed parseWrite(byte[] body, String contentType, String apiVersion, String kind) {
+    String mt = mediaType(contentType);
+    boolean json = mt.equals("application/json") || mt.equals("*/*");
+    if (json) {
+      try {
+        JsonNode node = DUPLICATES_REJECTED.readTree(body);
+        if (node instanceof ObjectNode o) {
+          return new Parsed(o, false, false);
+        }
+      } catch (JacksonException e) {
+        // a duplicate key, or bad JSON that parse() reports with upstream's wording
+        return new Parsed(parse(body, contentType, apiVersion, kind), false, true);
+      }
+    }
+    boolean yaml = !json && !mt.equals(KubernetesProtobuf.MEDIA_TYPE);
+    return new Parsed(parse(body, contentType, apiVersion, kind), yaml, false);
+  }
+
+  /**
    * Parses a JSON, YAML or protobuf object body. {@code apiVersion} and {@code kind} name what the
    * request path expects: a protobuf envelope without type meta is read as that, and decoding
    * errors name it, as kube-apiserver's do.

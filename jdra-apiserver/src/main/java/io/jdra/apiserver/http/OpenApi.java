@@ -31,6 +31,7 @@ final class OpenApi {
   private final ResourceRegistry registry;
   private final Map<String, ObjectNode> documents = new ConcurrentHashMap<>();
   private volatile ObjectNode root;
+  private volatile ObjectNode swagger;
 
   OpenApi(ResourceRegistry registry) {
     this.registry = registry;
@@ -57,6 +58,39 @@ final class OpenApi {
       }
     }
     return o;
+  }
+
+  /**
+   * The Swagger 2.0 document of {@code /openapi/v2}: every served kind's definition, named as
+   * upstream's ({@code io.k8s.api.core.v1.Pod}) with {@code x-kubernetes-group-version-kind}, and
+   * its paths with {@code x-kubernetes-action}, for clients and tools that still read v2 as JSON.
+   */
+  ObjectNode swagger() {
+    ObjectNode s = swagger;
+    if (s == null) {
+      s = buildSwagger();
+      swagger = s;
+    }
+    return s;
+  }
+
+  private ObjectNode buildSwagger() {
+    ObjectNode doc = Json.object();
+    doc.put("swagger", "2.0");
+    doc.putObject("info").put("title", "Kubernetes").put("version", "v1.36.0");
+    ObjectNode paths = doc.putObject("paths");
+    List<OpenApiSchemas.Gvk> kinds = new ArrayList<>();
+    for (Map.Entry<String, List<String>> g : registry.groupVersions().entrySet()) {
+      for (String v : g.getValue()) {
+        for (ResourceType t : registry.inGroupVersion(g.getKey(), v)) {
+          OpenApiSchemas.Gvk gvk = new OpenApiSchemas.Gvk(g.getKey(), v, t.kind());
+          kinds.add(gvk);
+          SwaggerPaths.add(paths, t, gvk);
+        }
+      }
+    }
+    doc.set("definitions", OpenApiSchemas.swaggerDefinitions(kinds));
+    return doc;
   }
 
   /** The document of {@code api/v1} or {@code apis/GROUP/VERSION}; null when not served. */

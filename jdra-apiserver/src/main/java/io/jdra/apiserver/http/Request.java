@@ -12,8 +12,14 @@ import io.vertx.core.http.HttpServerRequest;
  * @param info the parsed path
  * @param type the resource
  * @param body the request body (empty without one)
+ * @param warnings warnings to send with the response
  */
-record Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body) {
+record Request(
+    HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body, Warnings warnings) {
+  Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body) {
+    this(http, info, type, body, new Warnings());
+  }
+
   MultiMap params() {
     return http.params();
   }

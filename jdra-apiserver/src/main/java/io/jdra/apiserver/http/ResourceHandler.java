@@ -165,24 +165,29 @@ final class ResourceHandler {
     return new WriteOptions(dry != null && dry.equals("All"), manager, "Strict".equals(fv));
   }
 
-  /** Parses the body and converts it to the storage version. */
-  ObjectNode storageBody(Request r) {
-    ObjectNode body =
-        Bodies.parse(
-            r.body().getBytes(),
+  /**
+   * Parses the body, applies field validation ({@code optionsKind} names the options upstream
+   * validates the parameter in) and converts it to the storage version.
+   */
+  ObjectNode storageBody(Request r, String optionsKind) {
+    FieldValidation.Directive d = FieldValidation.directive(r, optionsKind);
+    byte[] raw = r.body().getBytes();
+    Bodies.Parsed body =
+        Bodies.parseWrite(
+            raw,
             r.http().getHeader("Content-Type"),
             r.type().apiVersion(r.version()),
             r.type().kind());
-    String version = Bodies.checkKind(r.type(), r.version(), body);
-    StrictFields.check(r, body, writeOptions(r));
-    return Conversion.fromVersion(r.type(), version, body);
+    String version = Bodies.checkKind(r.type(), r.version(), body.object());
+    FieldValidation.checkBody(r, d, body, raw, version, r.type());
+    return Conversion.fromVersion(r.type(), version, body.object());
   }
 
   private void create(Request r) {
     if (r.type().namespaced() && r.namespace().isEmpty()) {
       throw notAllowed();
     }
-    ObjectNode body = storageBody(r);
+    ObjectNode body = storageBody(r, "CreateOptions");
     CompletableFuture<StoredObject> f =
         service.create(r.type(), r.namespace(), body, writeOptions(r));
     respond(
@@ -193,7 +198,7 @@ final class ResourceHandler {
     if (!r.subresource().isEmpty() && !r.type().subresources().contains(r.subresource())) {
       throw ApiException.pathNotFound();
     }
-    ObjectNode body = storageBody(r);
+    ObjectNode body = storageBody(r, "UpdateOptions");
     CompletableFuture<StoredObject> f =
         service.update(r.type(), r.namespace(), r.name(), r.subresource(), body, writeOptions(r));
     respond(
@@ -207,6 +212,7 @@ final class ResourceHandler {
     }
     String contentType = Bodies.mediaType(r.http().getHeader("Content-Type"));
     WriteOptions opts = writeOptions(r);
+    FieldValidation.Directive validation = FieldValidation.directive(r, "PatchOptions");
     boolean apply = contentType.equals("application/apply-patch+yaml");
     String givenManager = r.param("fieldManager");
     if (apply && (givenManager == null || givenManager.isEmpty())) {
@@ -216,6 +222,10 @@ final class ResourceHandler {
     }
     String apiVersion = r.type().apiVersion(r.version());
     byte[] body = r.body().getBytes();
+    List<String> bodyErrors =
+        patching.supportedTypes().contains(contentType)
+            ? FieldValidation.patchBodyErrors(validation, contentType, body)
+            : List.of();
     boolean force = r.flag("force");
     StoredObject existing =
         service.store(r.type()).get(r.type().namespaced() ? r.namespace() : "", r.name());
@@ -230,6 +240,8 @@ final class ResourceHandler {
               opts.fieldManager(),
               force,
               service.clock().instant());
+      FieldValidation.checkPatched(
+          r, validation, contentType, body, bodyErrors, apiVersion, r.type(), created);
       Conversion.fromVersion(r.type(), r.version(), created);
       respond(
           r,
@@ -257,6 +269,8 @@ final class ResourceHandler {
                       opts.fieldManager(),
                       force,
                       service.clock().instant());
+              FieldValidation.checkPatched(
+                  r, validation, contentType, body, bodyErrors, apiVersion, r.type(), patched);
               return Conversion.fromVersion(r.type(), r.version(), patched);
             });
     respond(
@@ -381,6 +395,7 @@ final class ResourceHandler {
     f.whenComplete((v, err) -> {
       Runnable write =
           () -> {
+            r.warnings().writeTo(r.http().response());
             if (err == null) {
               ok.accept(r.http().response(), v);
             } else {

@@ -465,11 +465,12 @@ final class FieldManager {
     return (ObjectNode) n;
   }
 
-  /** YAML as sigs.k8s.io/yaml reads it for apply: a key given twice is an error. */
+  /**
+   * YAML as sigs.k8s.io/yaml's non-strict conversion reads it for apply: a key given twice keeps
+   * its last value (only fieldValidation=Strict/Warn report it, from a separate strict pass).
+   */
   private static final tools.jackson.databind.ObjectMapper APPLY_YAML =
-      tools.jackson.dataformat.yaml.YAMLMapper.builder()
-          .enable(tools.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-          .build();
+      tools.jackson.dataformat.yaml.YAMLMapper.builder().build();
 
   /** kubectl sends JSON (a YAML subset); the JSON parser is much faster than the YAML one. */
   private static JsonNode parseYamlOrJson(byte[] body) {

@@ -33,7 +33,13 @@ final class Schema {
     MAP
   }
 
-  /** A field, map value or list element description. */
+  /**
+   * A field, map value or list element description. {@code scalar} is the primitive of a scalar
+   * field or of the items of a list or map of scalars ({@code string}, {@code boolean}, {@code
+   * int32}, {@code int64}, {@code double}, {@code byte}, {@code quantity}, {@code intorstring},
+   * {@code time}, {@code microtime}, {@code duration}, {@code raw}, {@code fieldsv1}, {@code any}),
+   * {@code ""} when not known.
+   */
   record Field(
       String name,
       Kind kind,
@@ -43,7 +49,21 @@ final class Schema {
       ListType listType,
       List<String> listKeys,
       boolean atomic,
-      boolean zeroPresent) {
+      boolean zeroPresent,
+      String scalar) {
+
+    Field(
+        String name,
+        Kind kind,
+        String elem,
+        List<String> strategies,
+        String mergeKey,
+        ListType listType,
+        List<String> listKeys,
+        boolean atomic,
+        boolean zeroPresent) {
+      this(name, kind, elem, strategies, mergeKey, listType, listKeys, atomic, zeroPresent, "");
+    }
 
     /** The type of an object value of this field (struct, map or untyped). */
     Type objectType() {
@@ -57,7 +77,8 @@ final class Schema {
     /** The description of list elements or map values. */
     Field elementField() {
       Kind k = "-".equals(elem) ? Kind.SCALAR : Kind.STRUCT;
-      return new Field("", k, elem, List.of(), "", ListType.ATOMIC, List.of(), false, false);
+      return new Field(
+          "", k, elem, List.of(), "", ListType.ATOMIC, List.of(), false, false, scalar);
     }
 
     /** The SMP patch strategy other than retainKeys ("" when none). */
@@ -206,6 +227,7 @@ final class Schema {
     List<String> keys = List.of();
     boolean atomic = false;
     boolean zero = false;
+    String scalar = "";
     for (String a : Arrays.asList(p).subList(4, p.length)) {
       if (a.startsWith("ps=")) {
         strategies = List.of(a.substring(3).split(","));
@@ -219,6 +241,8 @@ final class Schema {
         atomic = true;
       } else if (a.equals("z")) {
         zero = true;
+      } else if (a.startsWith("t=")) {
+        scalar = a.substring(2);
       }
     }
     return new Field(
@@ -230,7 +254,8 @@ final class Schema {
         ssaListType(listType, strategies, mergeKey, keys),
         ssaKeys(listType, mergeKey, keys),
         atomic,
-        zero);
+        zero,
+        scalar);
   }
 
   /**

@@ -517,8 +517,7 @@ class ServerSideApplyTest {
   }
 
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(
-      strings = {"a: [b", "apiVersion: v1\nkind: Pod\nkind: Pod\n"})
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"a: [b", "a: {b"})
   void malformedYamlIsBadRequest(String body) {
     assertThatThrownBy(() -> Patcher.apply("v1", "Pod", null, Yaml.bytes(body), "m", false, T1))
         .isInstanceOfSatisfying(
@@ -528,6 +527,20 @@ class ServerSideApplyTest {
               assertThat(e.getMessage())
                   .startsWith("error encoding patch: error converting YAML to JSON: yaml: ");
             });
+  }
+
+  @Test
+  void aRepeatedKeyKeepsItsLastValueAsUpstreamsNonStrictYaml() throws Exception {
+    ObjectNode pod =
+        Patcher.apply(
+            "v1",
+            "Pod",
+            null,
+            Yaml.bytes("apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n"),
+            "m",
+            false,
+            T1);
+    assertThat(pod.at("/metadata/name").asString()).isEqualTo("b");
   }
 
   @Test

@@ -10,6 +10,9 @@ Output, one line per item:
      kind: S struct, L list, M map, P primitive/untyped; elem: element type or '-'
      attrs: ps=<patchStrategy> mk=<patchMergeKey> lt=<listType> lk=<k1,k2> mt=atomic
             z (present in the Go zero value: a value struct or a field without omitempty)
+            t=<scalar> (the scalar of a P field, or of the items/values of an L/M field of
+              scalars: string boolean int32 int64 double byte quantity intorstring time
+              microtime duration raw fieldsv1 any)
 """
 import re, subprocess, sys
 
@@ -76,6 +79,44 @@ def qualify(pkg, t):
         return PKG_ALIAS.get(p, p) + "." + n
     return pkg + "." + t
 
+SCALARS = {"string": "string", "bool": "boolean", "int": "int32", "int32": "int32",
+           "int64": "int64", "uint": "int64", "uint32": "int64", "uint64": "int64",
+           "float32": "double", "float64": "double", "byte": "int32", "interface{}": "any",
+           "any": "any", "resource.Quantity": "quantity", "apiresource.Quantity": "quantity",
+           "intstr.IntOrString": "intorstring", "types.UID": "string", "metav1.Time": "time",
+           "Time": "time", "metav1.MicroTime": "microtime", "MicroTime": "microtime",
+           "metav1.Duration": "duration", "Duration": "duration", "runtime.RawExtension": "raw",
+           "metav1.FieldsV1": "fieldsv1", "FieldsV1": "fieldsv1"}
+
+def item_scalar(pkg, t):
+    """the scalar of list items or map values; nested lists and maps are left untyped"""
+    t = t.lstrip("*")
+    if t != "[]byte" and t.startswith(("[]", "map[")):
+        return "any"
+    return scalar(pkg, t)
+
+def scalar(pkg, t):
+    """the scalar token of a Go type that resolves to P, or of a list's/map's scalar items"""
+    t = t.lstrip("*")
+    if t == "[]byte":
+        return "byte"
+    if t.startswith("[]"):
+        return item_scalar(pkg, t[2:])
+    if t.startswith("map["):
+        depth = 0
+        for j, ch in enumerate(t):
+            if ch == "[": depth += 1
+            if ch == "]":
+                depth -= 1
+                if depth == 0: break
+        return item_scalar(pkg, t[j + 1:])
+    if t in SCALARS:
+        return SCALARS[t]
+    q = qualify(pkg, t)
+    if q in aliases:
+        return scalar(q.rsplit(".", 1)[0], aliases[q])
+    return "any"
+
 def resolve(pkg, t):
     """-> (kind, elem) with elem a qualified struct name or '-'"""
     t = t.lstrip("*")
@@ -135,6 +176,8 @@ def emit_struct(q, out, seen):
             continue
         kind, elem = resolve(pkg, gotype)
         attrs = []
+        if elem == "-":
+            attrs.append("t=" + scalar(pkg, gotype))
         ps, mk = tag(tags, "patchStrategy"), tag(tags, "patchMergeKey")
         if ps: attrs.append("ps=" + ps)
         if mk: attrs.append("mk=" + mk)

@@ -1,0 +1,200 @@
+package io.jdra.apiserver.http;
+
+import io.jdra.apiserver.patch.StrictDecoding;
+import io.jdra.apiserver.registry.ResourceType;
+import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.rest.Cause;
+import io.jdra.apiserver.rest.Json;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@code fieldValidation} query parameter as kube-apiserver handles it: {@code Strict} rejects
+ * unknown and duplicate fields with every one named in a single error, {@code Warn} (the default)
+ * names each in a {@code Warning} header, {@code Ignore} says nothing. Unknown fields are dropped
+ * in all three cases, as decoding into the Go types drops them. Stateless.
+ */
+final class FieldValidation {
+  enum Directive {
+    IGNORE,
+    WARN,
+    STRICT
+  }
+
+  private static final String STRICT_PREFIX = "strict decoding error: ";
+  private static final String YAML_PREFIX = "yaml: unmarshal errors:\n";
+
+  private FieldValidation() {}
+
+  /**
+   * The request's directive; 422 for other values, as upstream's options validation.
+   *
+   * @param optionsKind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
+   */
+  static Directive directive(Request r, String optionsKind) {
+    String v = r.param("fieldValidation");
+    if (v == null || v.isEmpty() || v.equals("Warn")) {
+      return Directive.WARN;
+    }
+    if (v.equals("Strict")) {
+      return Directive.STRICT;
+    }
+    if (v.equals("Ignore")) {
+      return Directive.IGNORE;
+    }
+    Cause c =
+        new Cause(
+            "FieldValueNotSupported",
+            "Unsupported value: "
+                + StrictDecoding.goQuote(v)
+                + ": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
+            "fieldValidation");
+    return throwInvalidOptions(optionsKind, c);
+  }
+
+  private static Directive throwInvalidOptions(String optionsKind, Cause c) {
+    throw new ApiException(
+        422,
+        "Invalid",
+        optionsKind + ".meta.k8s.io \"\" is invalid: " + c,
+        null,
+        "meta.k8s.io",
+        optionsKind,
+        List.of(c));
+  }
+
+  /**
+   * Checks a create or update body of the given apiVersion and drops its unknown fields. Strict:
+   * 400 {@code Kind in version "v1" cannot be handled as a Kind: strict decoding error: unknown
+   * field "spec.foo", ...}.
+   */
+  static void checkBody(
+      Request r, Directive d, Bodies.Parsed body, byte[] raw, String version, ResourceType t) {
+    String apiVersion = t.apiVersion(version);
+    if (d != Directive.IGNORE) {
+      List<String> errors = bodyErrors(body, raw, apiVersion, t.kind());
+      if (!errors.isEmpty() && d == Directive.STRICT) {
+        throw ApiException.badRequest(
+            t.kind()
+                + " in version \""
+                + version
+                + "\" cannot be handled as a "
+                + t.kind()
+                + ": "
+                + STRICT_PREFIX
+                + String.join(", ", errors));
+      }
+      warn(r, errors);
+    }
+    StrictDecoding.prune(apiVersion, t.kind(), body.object());
+  }
+
+  private static List<String> bodyErrors(
+      Bodies.Parsed body, byte[] raw, String apiVersion, String kind) {
+    if (body.yaml()) {
+      // YAML is converted to JSON (keys sorted) and decoded; duplicates come from a strict pass.
+      List<String> errors = new ArrayList<>();
+      List<String> duplicates = StrictDecoding.yamlDuplicates(raw);
+      if (!duplicates.isEmpty()) {
+        errors.add(StrictDecoding.yamlError(duplicates));
+      }
+      errors.addAll(StrictDecoding.unknownFields(apiVersion, kind, body.object(), true));
+      return errors;
+    }
+    if (body.duplicates()) {
+      return StrictDecoding.jsonErrors(apiVersion, kind, raw);
+    }
+    return StrictDecoding.unknownFields(apiVersion, kind, body.object(), false);
+  }
+
+  /** One warning per error; goyaml's multi-line error gives one per line. */
+  static void warn(Request r, List<String> errors) {
+    for (String e : errors) {
+      int yaml = e.indexOf(YAML_PREFIX);
+      if (yaml >= 0) {
+        for (String line : e.substring(yaml + YAML_PREFIX.length()).split("\n")) {
+          r.warnings().add(line.strip());
+        }
+      } else {
+        r.warnings().add(e);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ patches
+
+  /** Strict errors of a patch body, found before it is applied. */
+  static List<String> patchBodyErrors(Directive d, String patchType, byte[] body) {
+    if (d == Directive.IGNORE) {
+      return List.of();
+    }
+    return switch (patchType) {
+      case "application/json-patch+json" ->
+          StrictDecoding.jsonPatchErrors(body).stream().map(e -> "json patch " + e).toList();
+      case "application/apply-patch+yaml" -> {
+        List<String> duplicates = StrictDecoding.yamlDuplicates(body);
+        yield duplicates.isEmpty()
+            ? List.of()
+            : List.of("error converting YAML to JSON: " + StrictDecoding.yamlError(duplicates));
+      }
+      default -> StrictDecoding.untypedJsonErrors(body);
+    };
+  }
+
+  /**
+   * Checks a patched object (in apiVersion) and drops its unknown fields. Strict: 422 {@code patch:
+   * Invalid value: ...: strict decoding error: ...} for JSON, merge and strategic merge patches,
+   * 400 {@code error strict decoding patch: ...} for apply.
+   */
+  static void checkPatched(
+      Request r,
+      Directive d,
+      String patchType,
+      byte[] body,
+      List<String> bodyErrors,
+      String apiVersion,
+      ResourceType t,
+      ObjectNode patched) {
+    if (d != Directive.IGNORE) {
+      List<String> errors = new ArrayList<>(bodyErrors);
+      boolean apply = patchType.equals("application/apply-patch+yaml");
+      boolean smp = patchType.equals("application/strategic-merge-patch+json");
+      if (!apply) {
+        errors.addAll(
+            smp
+                ? StrictDecoding.convertedUnknownFields(apiVersion, t.kind(), patched)
+                : StrictDecoding.unknownFields(apiVersion, t.kind(), patched, true));
+      }
+      if (!errors.isEmpty() && d == Directive.STRICT) {
+        if (apply) {
+          throw ApiException.badRequest("error strict decoding patch: " + errors.get(0));
+        }
+        String value =
+            smp ? StrictDecoding.goValue(patchMap(body)) : Json.MAPPER.writeValueAsString(patched);
+        throw invalidPatch(value, STRICT_PREFIX + String.join(", ", errors));
+      }
+      warn(r, errors);
+    }
+    StrictDecoding.prune(apiVersion, t.kind(), patched);
+  }
+
+  private static JsonNode patchMap(byte[] body) {
+    try {
+      return Json.MAPPER.readTree(body);
+    } catch (RuntimeException e) {
+      return Json.object();
+    }
+  }
+
+  /** Upstream's {@code errors.NewInvalid(schema.GroupKind{}, "", patch: Invalid value: ...)}. */
+  private static ApiException invalidPatch(String value, String detail) {
+    Cause c =
+        new Cause(
+            "FieldValueInvalid",
+            "Invalid value: " + StrictDecoding.goQuote(value) + ": " + detail,
+            "patch");
+    return new ApiException(422, "Invalid", " \"\" is invalid: " + c, null, null, null, List.of(c));
+  }
+}
