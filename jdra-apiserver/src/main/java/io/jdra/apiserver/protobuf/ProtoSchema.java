@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The protobuf layout of the served kinds as generated into {@code proto.txt}: one message per Go
@@ -108,10 +107,6 @@ final class ProtoSchema {
       throw new IllegalStateException("proto.txt has no message " + name);
     }
     return m;
-  }
-
-  Set<String> rootKeys() {
-    return roots.keySet();
   }
 
   private static ProtoSchema load() {

@@ -12,8 +12,8 @@ final class Scalars {
 
   /**
    * The last value of each listed field, indexed by field number: a Long for varint and fixed
-   * fields, a {@link Wire.Slice} for length-delimited ones, null when absent. Unlisted fields are
-   * skipped.
+   * fields, a {@link Wire.Slice} for length-delimited ones, null when absent. {@code specs} are
+   * fields 1, 2, ... in order; other fields are skipped.
    */
   static Object[] read(String message, Wire.Slice bytes, Spec... specs) {
     Object[] values = new Object[specs.length + 1];
