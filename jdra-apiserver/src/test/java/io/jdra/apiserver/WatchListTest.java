@@ -43,7 +43,7 @@ class WatchListTest {
   @BeforeAll
   static void start() {
     f = new ServerFixture();
-    for (String ns : List.of("wl", "wlive")) {
+    for (String ns : List.of("wl", "wlive", "wfuture")) {
       f.client
           .namespaces()
           .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
@@ -241,5 +241,27 @@ class WatchListTest {
       }
       assertThat(got).containsExactly("ADDED a", "ADDED b", "BOOKMARK end");
     }
+  }
+
+  @Test
+  void aWatchFromAFutureVersionSendsOnlyLaterChanges() throws Exception {
+    long from = f.server.currentResourceVersion() + 3;
+    Iterator<String> it = open("wfuture", "resourceVersion=" + from + "&timeoutSeconds=4");
+    var cms = f.client.configMaps().inNamespace("wfuture");
+    List<Long> created = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      created.add(
+          Long.parseLong(cms.resource(cm("f" + i)).create().getMetadata().getResourceVersion()));
+    }
+    List<String> seen = new ArrayList<>();
+    while (!seen.contains("f5")) {
+      JsonNode e = Json.MAPPER.readTree(it.next());
+      JsonNode meta = e.at("/object/metadata");
+      assertThat(Long.parseLong(meta.get("resourceVersion").asString())).isGreaterThan(from);
+      seen.add(meta.get("name").asString());
+    }
+    assertThat(created.get(0)).isLessThanOrEqualTo(from);
+    assertThat(seen).doesNotContain("f0").endsWith("f5");
+    it.forEachRemaining(l -> {});
   }
 }

@@ -59,6 +59,7 @@ final class WatchSession implements WatchListener {
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private volatile boolean closed;
   private volatile boolean started;
+  private volatile long startVersion;
   private volatile Runnable cancel = () -> {};
 
   /** Encodes one event's object in the requested version/format. */
@@ -103,6 +104,15 @@ final class WatchSession implements WatchListener {
     }
   }
 
+  /**
+   * Drops changes at or before {@code version}: a watch from a resourceVersion the server has not
+   * reached yet only sends what comes after it, as upstream's cache watcher. Call before
+   * registering.
+   */
+  void startAfter(long version) {
+    startVersion = version;
+  }
+
   /** Whether the watch is registered with the store. */
   boolean started() {
     return started;
@@ -116,7 +126,7 @@ final class WatchSession implements WatchListener {
 
   @Override
   public void onEvent(WatchEvent e) {
-    if (closed) {
+    if (closed || e.resourceVersion() <= startVersion) {
       return;
     }
     boolean now = matches(e.object());

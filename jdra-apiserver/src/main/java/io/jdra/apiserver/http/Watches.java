@@ -207,6 +207,7 @@ final class Watches {
   private static void register(
       ResourceStore store, long from, WatchSession session, Consumer<ApiException> fail) {
     try {
+      session.startAfter(from);
       session.setCancel(
           from == 0
               ? store.watchFromNow(session::matches, session, false, false)

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.storage;
 
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -42,15 +43,16 @@ final class PastState {
    */
   static <V> NavigableMap<String, V> range(
       NavigableMap<String, V> map, String namespace, String fromKey) {
-    NavigableMap<String, V> r = map;
-    if (namespace != null && !namespace.isEmpty()) {
-      // '0' follows '/', so this is every key of the form "namespace/...".
-      r = r.subMap(namespace + "/", true, namespace + "0", false);
+    if (namespace == null || namespace.isEmpty()) {
+      return fromKey == null ? map : map.tailMap(fromKey, true);
     }
-    if (fromKey != null) {
-      r = r.tailMap(fromKey, true);
-    }
-    return r;
+    // '0' follows '/', so [ns/, ns0) is every key of the form "ns/...".
+    String low = namespace + "/";
+    String high = namespace + "0";
+    String from = fromKey == null || fromKey.compareTo(low) < 0 ? low : fromKey;
+    return from.compareTo(high) >= 0
+        ? Collections.emptyNavigableMap()
+        : map.subMap(from, true, high, false);
   }
 
   /**
