@@ -15,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.OpenSSLEngineOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -168,6 +169,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
                         .setTcpNoDelay(true);
                 if (sec != null) {
                   sec.configure(ho);
+                  if (OpenSSLEngineOptions.isAvailable()) {
+                    // BoringSSL: HTTPS at a fraction of the JDK engine's CPU per request.
+                    ho.setSslEngineOptions(new OpenSSLEngineOptions());
+                  }
                 }
                 HttpServer s = vertx.createHttpServer(ho).requestHandler(handler);
                 s.listen()

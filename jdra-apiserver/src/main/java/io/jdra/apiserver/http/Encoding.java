@@ -43,11 +43,45 @@ final class Encoding {
    */
   static Buffer list(
       ResourceType t, String version, ListPage page, String continueToken, long remaining) {
-    int size = 128;
+    Buffer b = Buffer.buffer((int) Math.min(Integer.MAX_VALUE - 64, 128 + itemBytes(page)));
+    appendListHead(b, t, version, page, continueToken, remaining);
+    boolean first = true;
+    for (StoredObject o : page.items()) {
+      if (!first) {
+        b.appendByte((byte) ',');
+      }
+      first = false;
+      appendItem(b, t, version, o);
+    }
+    b.appendString("]}");
+    return b;
+  }
+
+  /** The stored size of a page's items (their JSON as stored). */
+  static long itemBytes(ListPage page) {
+    long size = 0;
     for (StoredObject o : page.items()) {
       size += o.json().length + 1;
     }
-    Buffer b = Buffer.buffer(size);
+    return size;
+  }
+
+  static void appendItem(Buffer b, ResourceType t, String version, StoredObject o) {
+    if (Conversion.needed(t, version)) {
+      b.appendBuffer(object(t, version, o));
+    } else {
+      b.appendBytes(o.json());
+    }
+  }
+
+  /** {@code {"kind":...,"metadata":{...},"items":[} of a list. */
+  static void appendListHead(
+      Buffer b,
+      ResourceType t,
+      String version,
+      ListPage page,
+      String continueToken,
+      long remaining) {
     b.appendString("{\"kind\":\"")
         .appendString(t.kind())
         .appendString("List\",\"apiVersion\":\"")
@@ -62,20 +96,6 @@ final class Encoding {
       }
     }
     b.appendString("},\"items\":[");
-    boolean first = true;
-    for (StoredObject o : page.items()) {
-      if (!first) {
-        b.appendByte((byte) ',');
-      }
-      first = false;
-      if (Conversion.needed(t, version)) {
-        b.appendBuffer(object(t, version, o));
-      } else {
-        b.appendBytes(o.json());
-      }
-    }
-    b.appendString("]}");
-    return b;
   }
 
   static ObjectNode table(ResourceType t, String version, ListPage page, Instant now) {

@@ -102,8 +102,7 @@ final class Listing {
           200,
           Encoding.table(r.type(), r.version(), page, cont, remaining, service.clock().instant()));
     } else {
-      Responses.json(
-          r.http().response(), 200, Encoding.list(r.type(), r.version(), page, cont, remaining));
+      ListStream.send(r.http().response(), r.type(), r.version(), page, cont, remaining);
     }
   }
 }

@@ -79,17 +79,35 @@ public final class ObjectService {
     Map<String, String> fields = new LinkedHashMap<>();
     for (Map.Entry<String, String> f : t.selectableFields().entrySet()) {
       String v = Json.text(obj, f.getValue());
-      fields.put(f.getKey(), v == null ? "" : v);
+      fields.put(f.getKey(), v == null ? "" : v.intern());
     }
     String ns = t.namespaced() ? Json.text(meta, "namespace") : "";
     return new StoredObject(
-        ns == null ? "" : ns,
+        ns == null ? "" : ns.intern(),
         Json.text(meta, "name"),
         Json.text(meta, "uid"),
         rv,
         Json.bytes(obj),
-        Json.stringMap(meta.get("labels")),
+        compactLabels(meta.get("labels")),
         Map.copyOf(fields));
+  }
+
+  /**
+   * Labels as kept for selectors by every stored version: an immutable map of interned strings,
+   * since the same few keys and values recur across thousands of objects.
+   */
+  private static Map<String, String> compactLabels(tools.jackson.databind.JsonNode labels) {
+    if (labels == null || !labels.isObject() || labels.isEmpty()) {
+      return Map.of();
+    }
+    @SuppressWarnings("unchecked")
+    Map.Entry<String, String>[] entries = new Map.Entry[labels.size()];
+    int i = 0;
+    for (Map.Entry<String, tools.jackson.databind.JsonNode> e : labels.properties()) {
+      String v = e.getValue().isNull() ? "" : e.getValue().asString();
+      entries[i++] = Map.entry(e.getKey().intern(), v.intern());
+    }
+    return Map.ofEntries(entries);
   }
 
   // ---------------------------------------------------------------- create

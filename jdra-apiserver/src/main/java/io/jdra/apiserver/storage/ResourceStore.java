@@ -18,6 +18,10 @@ import java.util.function.Predicate;
  * resumption. Thread-safe: one lock per resource, held only for in-memory work (the builder passed
  * to writes serializes the object; persistence appends are non-blocking). Write futures complete
  * once the write is durable.
+ *
+ * <p>Watchers see a write only once it is durable (as etcd's watchers see only committed
+ * revisions): events reach listeners in resourceVersion order from the persistence's completion,
+ * which is immediate in memory. Reads see a write as soon as it is made.
  */
 public final class ResourceStore {
   private final String resource;
@@ -27,7 +31,17 @@ public final class ResourceStore {
   private final ReentrantLock lock = new ReentrantLock();
   private final TreeMap<String, StoredObject> objects = new TreeMap<>();
   private final ArrayDeque<WatchEvent> history = new ArrayDeque<>();
-  private final List<WatchListener> listeners = new ArrayList<>();
+  private final List<Registration> listeners = new ArrayList<>();
+
+  /** The newest event of this store delivered to watchers (durable). */
+  private long committedVersion;
+
+  /** The newest event of this store made (maybe not durable yet). */
+  private long publishedVersion;
+
+  /** A listener and the version up to which it already has the state (from a list or replay). */
+  private record Registration(WatchListener listener, long skipUpTo) {}
+
   private long compactedVersion;
 
   ResourceStore(String resource, AtomicLong counter, Persistence persistence, int historyLimit) {
@@ -36,6 +50,8 @@ public final class ResourceStore {
     this.persistence = persistence;
     this.historyLimit = historyLimit;
     this.compactedVersion = counter.get();
+    this.committedVersion = compactedVersion;
+    this.publishedVersion = compactedVersion;
   }
 
   /** The resource key ({@code group/plural}). */
@@ -201,13 +217,42 @@ public final class ResourceStore {
 
   private CompletableFuture<StoredObject> publish(WatchEvent event) {
     remember(event);
-    for (WatchListener l : listeners) {
-      l.onEvent(event);
-    }
+    publishedVersion = event.resourceVersion();
     boolean deleted = event.type() == WatchEvent.Type.DELETED;
-    return persistence
-        .append(new LogRecord(resource, event.object(), deleted))
-        .thenApply(v -> event.object());
+    CompletableFuture<Void> durable =
+        persistence.append(new LogRecord(resource, event.object(), deleted));
+    if (durable.isDone() && !durable.isCompletedExceptionally()) {
+      committed(event); // in memory: at once, still under the write's lock
+    } else {
+      // The log completes appends in order, so events are committed in resourceVersion order.
+      durable.thenRun(() -> {
+        lock.lock();
+        try {
+          committed(event);
+        } finally {
+          lock.unlock();
+        }
+      });
+    }
+    return durable.thenApply(v -> event.object());
+  }
+
+  /** Delivers a durable event; caller holds the lock. */
+  private void committed(WatchEvent event) {
+    committedVersion = event.resourceVersion();
+    for (Registration r : listeners) {
+      if (event.resourceVersion() > r.skipUpTo()) {
+        r.listener().onEvent(event);
+      }
+    }
+  }
+
+  /**
+   * The version a watcher is up to date with once it has every delivered event: the global counter
+   * when nothing of this store awaits durability, else the last durable event.
+   */
+  private long deliveredVersion() {
+    return publishedVersion == committedVersion ? counter.get() : committedVersion;
   }
 
   private void remember(WatchEvent event) {
@@ -236,10 +281,12 @@ public final class ResourceStore {
         if (e.resourceVersion() <= fromVersion) {
           break;
         }
-        replay.addFirst(e);
+        if (e.resourceVersion() <= committedVersion) {
+          replay.addFirst(e); // later events reach the listener when they are durable
+        }
       }
       replay.forEach(listener::onEvent);
-      listeners.add(listener);
+      listeners.add(new Registration(listener, fromVersion));
       return () -> removeListener(listener);
     } finally {
       lock.unlock();
@@ -281,7 +328,8 @@ public final class ResourceStore {
       if (endMarker) {
         listener.onInitialEventsEnd(counter.get());
       }
-      listeners.add(listener);
+      // The initial state holds every write made so far, durable or not.
+      listeners.add(new Registration(listener, counter.get()));
       return () -> removeListener(listener);
     } finally {
       lock.unlock();
@@ -292,7 +340,7 @@ public final class ResourceStore {
   public void progress(WatchListener listener) {
     lock.lock();
     try {
-      listener.onProgress(counter.get());
+      listener.onProgress(deliveredVersion());
     } finally {
       lock.unlock();
     }
@@ -301,7 +349,7 @@ public final class ResourceStore {
   private void removeListener(WatchListener listener) {
     lock.lock();
     try {
-      listeners.remove(listener);
+      listeners.removeIf(r -> r.listener() == listener);
     } finally {
       lock.unlock();
     }
@@ -325,6 +373,8 @@ public final class ResourceStore {
   /** Applies a recovered record without persisting it again. */
   void replay(LogRecord r, boolean fromTail) {
     StoredObject o = r.object();
+    committedVersion = Math.max(committedVersion, o.resourceVersion());
+    publishedVersion = committedVersion;
     StoredObject previous;
     if (r.deleted()) {
       previous = objects.remove(o.key());
@@ -342,5 +392,7 @@ public final class ResourceStore {
 
   void setCompactedVersion(long version) {
     compactedVersion = version;
+    committedVersion = Math.max(committedVersion, version);
+    publishedVersion = Math.max(publishedVersion, version);
   }
 }

@@ -138,6 +138,9 @@ public final class LoadGenerator {
             .setMaxWaitQueueSize(-1);
     if (server.getScheme().equals("https")) {
       o.setSsl(true);
+      if (io.vertx.core.net.OpenSSLEngineOptions.isAvailable()) {
+        o.setSslEngineOptions(new io.vertx.core.net.OpenSSLEngineOptions());
+      }
       if (caPem != null) {
         o.setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(caPem)));
       }
