@@ -7,6 +7,7 @@ import io.jdra.apiserver.rest.Cause;
 import io.jdra.apiserver.rest.Json;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,9 +32,43 @@ final class FieldValidation {
   /**
    * The request's directive; 422 for other values, as upstream's options validation.
    *
-   * @param optionsKind {@code CreateOptions}, {@code UpdateOptions} or {@code PatchOptions}
+   * @param optionsKind {@code CreateOptions} or {@code UpdateOptions}
    */
   static Directive directive(Request r, String optionsKind) {
+    List<Cause> causes = new ArrayList<>();
+    Directive d = parse(r, causes);
+    throwIfInvalid(optionsKind, causes);
+    return d;
+  }
+
+  /**
+   * The directive of a patch, with the rest of upstream's PatchOptions validation: apply needs a
+   * field manager, other patches may not say {@code force}. All problems in one 422.
+   */
+  static Directive patchDirective(Request r, boolean apply) {
+    List<Cause> causes = new ArrayList<>();
+    if (apply) {
+      String manager = r.param("fieldManager");
+      if (manager == null || manager.isEmpty()) {
+        causes.add(
+            new Cause(
+                "FieldValueRequired",
+                "Required value: is required for apply patch",
+                "fieldManager"));
+      }
+    } else if (r.param("force") != null) {
+      causes.add(
+          new Cause(
+              "FieldValueForbidden",
+              "Forbidden: may not be specified for non-apply patch",
+              "force"));
+    }
+    Directive d = parse(r, causes);
+    throwIfInvalid("PatchOptions", causes);
+    return d;
+  }
+
+  private static Directive parse(Request r, List<Cause> causes) {
     String v = r.param("fieldValidation");
     if (v == null || v.isEmpty() || v.equals("Warn")) {
       return Directive.WARN;
@@ -44,25 +79,33 @@ final class FieldValidation {
     if (v.equals("Ignore")) {
       return Directive.IGNORE;
     }
-    Cause c =
+    causes.add(
         new Cause(
             "FieldValueNotSupported",
             "Unsupported value: "
                 + StrictDecoding.goQuote(v)
                 + ": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
-            "fieldValidation");
-    return throwInvalidOptions(optionsKind, c);
+            "fieldValidation"));
+    return Directive.WARN;
   }
 
-  private static Directive throwInvalidOptions(String optionsKind, Cause c) {
+  /** Upstream's {@code errors.NewInvalid(GroupKind{meta.k8s.io, optionsKind}, "", errs)}. */
+  private static void throwIfInvalid(String optionsKind, List<Cause> causes) {
+    if (causes.isEmpty()) {
+      return;
+    }
+    String list =
+        causes.size() == 1
+            ? causes.get(0).toString()
+            : causes.stream().map(Cause::toString).collect(Collectors.joining(", ", "[", "]"));
     throw new ApiException(
         422,
         "Invalid",
-        optionsKind + ".meta.k8s.io \"\" is invalid: " + c,
+        optionsKind + ".meta.k8s.io \"\" is invalid: " + list,
         null,
         "meta.k8s.io",
         optionsKind,
-        List.of(c));
+        causes);
   }
 
   /**
@@ -87,6 +130,9 @@ final class FieldValidation {
                 + String.join(", ", errors));
       }
       warn(r, errors);
+      if (errors.isEmpty()) {
+        return; // nothing unknown: no second walk on the common path
+      }
     }
     StrictDecoding.prune(apiVersion, t.kind(), body.object());
   }
@@ -176,6 +222,9 @@ final class FieldValidation {
         throw invalidPatch(value, STRICT_PREFIX + String.join(", ", errors));
       }
       warn(r, errors);
+      if (apply || errors.isEmpty()) {
+        return; // apply refuses unknown fields itself; else nothing unknown to drop
+      }
     }
     StrictDecoding.prune(apiVersion, t.kind(), patched);
   }

@@ -212,20 +212,15 @@ final class ResourceHandler {
     }
     String contentType = Bodies.mediaType(r.http().getHeader("Content-Type"));
     WriteOptions opts = writeOptions(r);
-    FieldValidation.Directive validation = FieldValidation.directive(r, "PatchOptions");
-    boolean apply = contentType.equals("application/apply-patch+yaml");
-    String givenManager = r.param("fieldManager");
-    if (apply && (givenManager == null || givenManager.isEmpty())) {
-      throw ApiException.badRequest(
-          "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for"
-              + " apply patch");
+    if (!patching.supportedTypes().contains(contentType)) {
+      // the patch type is checked before the options, as upstream
+      throw ApiException.unsupportedMediaType(contentType, patching.supportedTypes());
     }
+    boolean apply = contentType.equals("application/apply-patch+yaml");
+    FieldValidation.Directive validation = FieldValidation.patchDirective(r, apply);
     String apiVersion = r.type().apiVersion(r.version());
     byte[] body = r.body().getBytes();
-    List<String> bodyErrors =
-        patching.supportedTypes().contains(contentType)
-            ? FieldValidation.patchBodyErrors(validation, contentType, body)
-            : List.of();
+    List<String> bodyErrors = FieldValidation.patchBodyErrors(validation, contentType, body);
     boolean force = r.flag("force");
     StoredObject existing =
         service.store(r.type()).get(r.type().namespaced() ? r.namespace() : "", r.name());
