@@ -21,16 +21,24 @@ final class PastState {
    * oldest newer event, or null when that event created it.
    *
    * @param newestFirst the history, newest event first
+   * @param namespace only keys of this namespace (null or empty for all)
+   * @param fromKey only keys from this one on, or null
    */
-  static NavigableMap<String, StoredObject> undone(Iterator<WatchEvent> newestFirst, long version) {
+  static NavigableMap<String, StoredObject> undone(
+      Iterator<WatchEvent> newestFirst, long version, String namespace, String fromKey) {
+    String prefix = namespace == null || namespace.isEmpty() ? "" : namespace + "/";
     TreeMap<String, StoredObject> before = new TreeMap<>();
     while (newestFirst.hasNext()) {
       WatchEvent e = newestFirst.next();
       if (e.resourceVersion() <= version) {
         break;
       }
-      // Older events overwrite newer ones: the oldest change after the version tells the state.
-      before.put(e.object().key(), e.previous());
+      String key = e.object().key();
+      // Only keys the page can show are held, so a namespace's list keeps little.
+      if (key.startsWith(prefix) && (fromKey == null || key.compareTo(fromKey) >= 0)) {
+        // Older events overwrite newer ones: the oldest change after the version tells the state.
+        before.put(key, e.previous());
+      }
     }
     return before;
   }

@@ -44,14 +44,23 @@ public final class ResourceStore {
 
   private long compactedVersion;
 
-  ResourceStore(String resource, AtomicLong counter, Persistence persistence, int historyLimit) {
+  /**
+   * @param knownSince the oldest resourceVersion whose state of this resource is known: a store
+   *     made before any write of its resource was empty at every version since then
+   */
+  ResourceStore(
+      String resource,
+      AtomicLong counter,
+      Persistence persistence,
+      int historyLimit,
+      long knownSince) {
     this.resource = resource;
     this.counter = counter;
     this.persistence = persistence;
     this.historyLimit = historyLimit;
-    this.compactedVersion = counter.get();
-    this.committedVersion = compactedVersion;
-    this.publishedVersion = compactedVersion;
+    this.compactedVersion = knownSince;
+    this.committedVersion = counter.get();
+    this.publishedVersion = committedVersion;
   }
 
   /** The resource key ({@code group/plural}). */
@@ -106,8 +115,7 @@ public final class ResourceStore {
       }
       NavigableMap<String, StoredObject> undone =
           past
-              ? PastState.range(
-                  PastState.undone(history.descendingIterator(), version), namespace, fromKey)
+              ? PastState.undone(history.descendingIterator(), version, namespace, fromKey)
               : Collections.emptyNavigableMap();
       Iterator<StoredObject> it =
           PastState.merge(PastState.range(objects, namespace, fromKey), undone);

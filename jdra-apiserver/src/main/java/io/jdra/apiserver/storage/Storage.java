@@ -24,6 +24,12 @@ public final class Storage implements AutoCloseable {
   private final AtomicBoolean snapshotting = new AtomicBoolean();
 
   /**
+   * Since when a resource without a store had no writes: 0 for a fresh server, the snapshot's
+   * version after recovery (what happened before it to resources absent from it is unknown).
+   */
+  private volatile long knownSince;
+
+  /**
    * @param persistence where writes go
    * @param historyLimit events remembered per resource for watch resumption
    */
@@ -39,6 +45,7 @@ public final class Storage implements AutoCloseable {
   public void recover() throws IOException {
     Persistence.Recovered r = persistence.recover();
     counter.set(r.snapshotVersion());
+    knownSince = r.snapshotVersion();
     for (LogRecord rec : r.snapshot()) {
       store(rec.resource()).replay(rec, false);
       counter.accumulateAndGet(rec.object().resourceVersion(), Math::max);
@@ -62,7 +69,7 @@ public final class Storage implements AutoCloseable {
   /** The store of a resource key ({@code group/plural}), created on first use. */
   public ResourceStore store(String resource) {
     return stores.computeIfAbsent(
-        resource, k -> new ResourceStore(k, counter, persistence, historyLimit));
+        resource, k -> new ResourceStore(k, counter, persistence, historyLimit, knownSince));
   }
 
   /** The newest resourceVersion handed out. */

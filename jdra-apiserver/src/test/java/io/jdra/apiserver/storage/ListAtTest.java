@@ -138,4 +138,21 @@ class ListAtTest {
         Arguments.of(1, 1, false),
         Arguments.of(1, 2, true));
   }
+
+  @org.junit.jupiter.api.Test
+  void aResourceNeverWrittenWasEmptyAtEveryEarlierVersion() {
+    Storage storage = new Storage(Persistence.NONE, 2);
+    ResourceStore busy = storage.store("/configmaps");
+    busy.create("a", "x", rv -> object("a", "x", rv, "0"));
+    long early = storage.currentVersion();
+    for (int i = 0; i < 5; i++) {
+      busy.update("a", "x", 0, rv -> object("a", "x", rv, "1"));
+    }
+    ResourceStore quiet = storage.store("/secrets");
+    ListPage page = quiet.listAt(early, null, null, o -> true, 0);
+    assertThat(page.items()).isEmpty();
+    assertThat(page.version()).isEqualTo(early);
+    assertThatThrownBy(() -> busy.listAt(early, null, null, o -> true, 0))
+        .isInstanceOf(StorageException.Gone.class);
+  }
 }
