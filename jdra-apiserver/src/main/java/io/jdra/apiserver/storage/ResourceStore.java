@@ -44,6 +44,11 @@ public final class ResourceStore {
 
   private long compactedVersion;
 
+  /** A store whose resource's state is known only from now on. */
+  ResourceStore(String resource, AtomicLong counter, Persistence persistence, int historyLimit) {
+    this(resource, counter, persistence, historyLimit, counter.get());
+  }
+
   /**
    * @param knownSince the oldest resourceVersion whose state of this resource is known: a store
    *     made before any write of its resource was empty at every version since then
