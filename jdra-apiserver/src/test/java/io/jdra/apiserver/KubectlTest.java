@@ -507,4 +507,21 @@ class KubectlTest {
     assertThat(table.out().lines().filter(l -> l.startsWith("chunk-")).count()).isEqualTo(5);
     assertThat(table.err()).contains("limit=2").contains("continue=");
   }
+
+  @Test
+  void rawListErrorsReadAsUpstreams() throws Exception {
+    Result invalid =
+        kubectl("get", "--raw", "/api/v1/configmaps?resourceVersionMatch=Exact&resourceVersion=0");
+    assertThat(invalid.exit()).isNotZero();
+    assertThat(invalid.err())
+        .as(invalid.toString())
+        .contains(
+            // kubectl renders a 422 from its details (kind ListOptions, the causes).
+            "The ListOptions \"\" is invalid: resourceVersionMatch: Forbidden:"
+                + " resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+    Result badToken = kubectl("get", "--raw", "/api/v1/configmaps?continue=x");
+    assertThat(badToken.err())
+        .as(badToken.toString())
+        .contains("invalid continue token: continue key is not valid");
+  }
 }
