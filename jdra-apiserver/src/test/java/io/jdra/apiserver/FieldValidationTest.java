@@ -103,6 +103,16 @@ class FieldValidationTest {
                     "299 - \"unknown field \\\"spec.foo\\\"\"",
                     "299 - \"unknown field \\\"spec.bar\\\"\""))),
         c(
+            "warnings found before a failure go out with it",
+            new Case(
+                "POST",
+                DEPLOYMENTS,
+                "application/json",
+                deployment("base", "\"replicas\":1,\"foo\":1"),
+                409,
+                "deployments.apps \"base\" already exists",
+                List.of("299 - \"unknown field \\\"spec.foo\\\"\""))),
+        c(
             "JSON create, Ignore: silent",
             new Case(
                 "POST",

@@ -121,7 +121,18 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     if (!info.namespace().isEmpty() && !type.namespaced()) {
       throw ApiException.pathNotFound();
     }
-    readBody(req, body -> resources.handle(new Request(req, info, type, body)));
+    readBody(
+        req,
+        body -> {
+          Request r = new Request(req, info, type, body);
+          try {
+            resources.handle(r);
+          } catch (RuntimeException e) {
+            // warnings found before a synchronous failure still go out, as upstream's
+            r.warnings().writeTo(req.response());
+            throw e;
+          }
+        });
   }
 
   private boolean authorized(HttpServerRequest req) {

@@ -133,19 +133,6 @@ public final class Patcher {
         apiVersion, kind, oldOrNull, updated, manager == null ? "" : manager, now, subresource);
   }
 
-  /**
-   * Fields of obj that the kind does not declare (for {@code fieldValidation=Strict/Warn}), in
-   * document order, spelled as upstream's strict decoding errors spell them: {@code
-   * spec.containers[0].foo}, map entries as {@code [key]}. Empty for kinds without a schema.
-   * Upstream's message is {@code strict decoding error: unknown field "spec.foo", unknown field
-   * "spec.bar"}.
-   */
-  public static java.util.List<String> unknownFields(
-      String apiVersion, String kind, tools.jackson.databind.JsonNode obj) {
-    Objects.requireNonNull(obj, "obj");
-    return Typed.unknownFields(obj, Typed.root(Schema.forKind(apiVersion, kind)));
-  }
-
   /** The Go type name upstream's decoding errors print, e.g. v1.Pod. */
   static String goKind(String apiVersion, String kind) {
     String v = apiVersion == null ? "" : apiVersion;

@@ -185,40 +185,6 @@ final class Typed {
     }
   }
 
-  /**
-   * Paths of fields the kind's structs do not declare, in document order and spelled as Go's strict
-   * JSON decoding reports them ({@code spec.containers[0].foo}).
-   */
-  static List<String> unknownFields(JsonNode v, Field f) {
-    List<String> out = new ArrayList<>();
-    unknown(v, f, "", out);
-    return out;
-  }
-
-  private static void unknown(JsonNode v, Field f, String path, List<String> out) {
-    if (v == null || v.isNull()) {
-      return;
-    }
-    if (v.isObject() && f.kind() != Kind.LIST) {
-      Type t = objectType(f);
-      for (Map.Entry<String, JsonNode> e : v.properties()) {
-        String k = e.getKey();
-        boolean mapEntry = t.mapValue != null;
-        String cp = mapEntry ? path + "[" + k + "]" : path.isEmpty() ? k : path + "." + k;
-        if (t.isStruct() && !t.declares(k)) {
-          out.add(cp);
-        } else {
-          unknown(e.getValue(), t.field(k), cp, out);
-        }
-      }
-    } else if (v.isArray() && f.kind() == Kind.LIST) {
-      Field ef = f.elementField();
-      for (int i = 0; i < v.size(); i++) {
-        unknown(v.get(i), ef, path + "[" + i + "]", out);
-      }
-    }
-  }
-
   // ---- merge
 
   /** The applied configuration rhs merged into lhs (either may be null = absent). */
