@@ -313,6 +313,51 @@ class KubectlTest {
   }
 
   @Test
+  void secretsAndPodsShowUpstreamDefaults() throws Exception {
+    Result secret = kubectl("create", "secret", "generic", "defaulted", "--from-literal=a=b");
+    assertThat(secret.exit()).as(secret.toString()).isZero();
+    Result secrets = kubectl("get", "secrets");
+    assertThat(secrets.out()).as(secrets.toString()).containsPattern("defaulted\\s+Opaque\\s+1\\s");
+
+    Result run = kubectl("run", "defaulted", "--image=nginx", "--port=80");
+    assertThat(run.exit()).as(run.toString()).isZero();
+    Result yaml = kubectl("get", "pod", "defaulted", "-o", "yaml");
+    assertThat(yaml.exit()).as(yaml.toString()).isZero();
+    assertThat(yaml.out())
+        .as(yaml.out())
+        .contains(
+            """
+                imagePullPolicy: Always
+                name: defaulted
+                ports:
+                - containerPort: 80
+                  protocol: TCP
+                resources: {}
+                terminationMessagePath: /dev/termination-log
+                terminationMessagePolicy: File
+              dnsPolicy: ClusterFirst
+              enableServiceLinks: true
+              preemptionPolicy: PreemptLowerPriority
+              priority: 0
+              restartPolicy: Always
+              schedulerName: default-scheduler
+              securityContext: {}
+              serviceAccount: default
+              serviceAccountName: default
+              terminationGracePeriodSeconds: 30
+              tolerations:
+              - effect: NoExecute
+                key: node.kubernetes.io/not-ready
+                operator: Exists
+                tolerationSeconds: 300
+              - effect: NoExecute
+                key: node.kubernetes.io/unreachable
+                operator: Exists
+                tolerationSeconds: 300
+            """);
+  }
+
+  @Test
   void explainListsFieldsFromTheServedSchemas() throws Exception {
     Result requests = kubectl("explain", "resourceclaims.spec.devices.requests");
     assertThat(requests.exit()).as(requests.toString()).isZero();

@@ -7,10 +7,12 @@ import java.util.List;
 
 /**
  * The server's own admission: resource.k8s.io kinds through {@link DraAdmission} (which validates
- * their metadata too), every other kind through {@link MetadataAdmission}. Thread-safe.
+ * their metadata too), every other kind through {@link CoreAdmission} (defaults and the default
+ * admission plugins) then {@link MetadataAdmission}. Thread-safe.
  */
 public final class BuiltInAdmission implements Admission {
   private final MetadataAdmission metadata = new MetadataAdmission();
+  private final CoreAdmission core = new CoreAdmission();
   private final DraAdmission dra;
 
   public BuiltInAdmission(FeatureGates gates, Clock clock) {
@@ -19,6 +21,17 @@ public final class BuiltInAdmission implements Admission {
 
   @Override
   public List<Cause> admit(Request r) {
-    return DraAdmission.handles(r.type()) ? dra.admit(r) : metadata.admit(r);
+    if (DraAdmission.handles(r.type())) {
+      return dra.admit(r);
+    }
+    // Defaults and mutating plugins first; metadata errors are listed before the kind's own.
+    List<Cause> kindCauses = core.admit(r);
+    List<Cause> causes = metadata.admit(r);
+    if (kindCauses.isEmpty()) {
+      return causes;
+    }
+    List<Cause> all = new java.util.ArrayList<>(causes);
+    all.addAll(kindCauses);
+    return all;
   }
 }
