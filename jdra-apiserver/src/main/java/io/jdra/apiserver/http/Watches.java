@@ -19,7 +19,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Starts watches over chunked HTTP or WebSocket (fabric8 tries WebSocket first), with
- * timeoutSeconds, bookmarks and 410 Gone as an ERROR event. Thread-safe.
+ * timeoutSeconds, bookmarks and 410 Gone as an ERROR event. Start points follow kube-apiserver 1.36
+ * with WatchList on: a watch from "" or "0" (or with sendInitialEvents=true) first streams the
+ * current state, then, with allowWatchBookmarks, a BOOKMARK annotated {@value #INITIAL_EVENTS_END};
+ * sendInitialEvents=false starts from now; a resourceVersion starts after it. Thread-safe.
  */
 final class Watches {
   /** The annotation of the BOOKMARK that ends a watch's initial events. */
