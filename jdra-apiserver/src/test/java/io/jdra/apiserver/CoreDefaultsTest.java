@@ -106,6 +106,7 @@ class CoreDefaultsTest {
                 "/spec/containers/0/imagePullPolicy", "\"Always\"",
                 "/spec/containers/0/terminationMessagePath", "\"/dev/termination-log\"",
                 "/spec/containers/0/terminationMessagePolicy", "\"File\"",
+                "/spec/containers/0/resources", "{}",
                 "/spec/containers/0/ports/0", "{\"containerPort\":80,\"protocol\":\"TCP\"}")),
         new Case(
             "pod keeps the values given",
@@ -213,7 +214,8 @@ class CoreDefaultsTest {
                 "/spec/template/spec/tolerations", ABSENT,
                 "/spec/template/spec/priority", ABSENT,
                 "/spec/template/spec/serviceAccountName", ABSENT,
-                "/spec/template/spec/containers/0/imagePullPolicy", "\"IfNotPresent\"")),
+                "/spec/template/spec/containers/0/imagePullPolicy", "\"IfNotPresent\"",
+                "/spec/template/spec/containers/0/resources", "{}")),
         new Case(
             "deployment keeps the values given",
             DEPLOYMENTS,
@@ -427,6 +429,28 @@ class CoreDefaultsTest {
         .isEqualTo(before.at("/metadata/resourceVersion"));
     assertThat(after.at("/metadata/generation").asLong()).isEqualTo(1);
     assertThat(after.at("/spec/replicas").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void patchThatRemovesADefaultedFieldGetsTheDefaultBack() {
+    String body =
+        "{\"metadata\":{\"name\":\"patched\"},\"spec\":{\"replicas\":3,\"selector\":"
+            + "{\"matchLabels\":{\"app\":\"x\"}},\"template\":"
+            + template("{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}")
+            + "}}";
+    HttpResponse<String> created = f.raw("POST", DEPLOYMENTS, "application/json", body);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    HttpResponse<String> patched =
+        f.raw(
+            "PATCH",
+            DEPLOYMENTS + "/patched",
+            "application/merge-patch+json",
+            "{\"spec\":{\"replicas\":null,\"template\":{\"spec\":{\"dnsPolicy\":null}}}}");
+    assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
+    JsonNode after = Json.MAPPER.readTree(patched.body());
+    assertThat(after.at("/spec/replicas").asInt()).isEqualTo(1);
+    assertThat(after.at("/spec/template/spec/dnsPolicy").asString()).isEqualTo("ClusterFirst");
+    assertThat(after.at("/metadata/generation").asLong()).isEqualTo(2);
   }
 
   @Test

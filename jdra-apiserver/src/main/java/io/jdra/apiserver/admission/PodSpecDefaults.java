@@ -188,6 +188,8 @@ final class PodSpecDefaults {
   }
 
   private static void container(ObjectNode c) {
+    // Not a default but Go's encoding: a struct field is always written, empty or not.
+    ensure(c, "resources");
     if (unsetString(c, "imagePullPolicy")) {
       c.put("imagePullPolicy", ImagePullPolicy.forImage(str(c, "image")));
     }
