@@ -109,6 +109,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
         Kubeconfig.write(o.kubeconfig(), url, token, sec == null ? null : sec.caPem());
       }
       LOG.info("API server listening on {}", url);
+      Warmup.start(service);
       return server;
     } catch (IOException e) {
       closeQuietly(vertx, storage);
@@ -173,6 +174,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     // BoringSSL: HTTPS at a fraction of the JDK engine's CPU per request.
                     ho.setSslEngineOptions(new OpenSSLEngineOptions());
                   }
+                  // HTTP/2 through ALPN, as kube-apiserver offers: client-go multiplexes its
+                  // requests on one connection, and concurrent writes then share a log sync.
+                  ho.setUseAlpn(true)
+                      .setInitialSettings(
+                          new io.vertx.core.http.Http2Settings()
+                              .setInitialWindowSize(1 << 20)
+                              .setMaxConcurrentStreams(1000))
+                      .setHttp2ConnectionWindowSize(16 << 20);
                 }
                 HttpServer s = vertx.createHttpServer(ho).requestHandler(handler);
                 s.listen()

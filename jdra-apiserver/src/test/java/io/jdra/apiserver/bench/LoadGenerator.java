@@ -54,6 +54,8 @@ public final class LoadGenerator {
       int warmup,
       int connections,
       int inFlight,
+      int pipelining,
+      boolean http2,
       int watchers,
       long pid,
       boolean fabric8) {
@@ -63,6 +65,8 @@ public final class LoadGenerator {
       int warmup = 50_000;
       int connections = 4;
       int inFlight = 256;
+      int pipelining = 64;
+      boolean http2 = true;
       int watchers = 100;
       long pid = 0;
       boolean fabric8 = true;
@@ -73,6 +77,8 @@ public final class LoadGenerator {
           case "--warmup" -> warmup = Integer.parseInt(a[++i]);
           case "--connections" -> connections = Integer.parseInt(a[++i]);
           case "--in-flight" -> inFlight = Integer.parseInt(a[++i]);
+          case "--pipelining" -> pipelining = Integer.parseInt(a[++i]);
+          case "--http1" -> http2 = false;
           case "--watchers" -> watchers = Integer.parseInt(a[++i]);
           case "--pid" -> pid = Long.parseLong(a[++i]);
           case "--no-fabric8" -> fabric8 = false;
@@ -82,7 +88,8 @@ public final class LoadGenerator {
       if (kc == null) {
         throw new IllegalArgumentException("--kubeconfig FILE is required");
       }
-      return new Args(kc, claims, warmup, connections, inFlight, watchers, pid, fabric8);
+      return new Args(
+          kc, claims, warmup, connections, inFlight, pipelining, http2, watchers, pid, fabric8);
     }
   }
 
@@ -113,7 +120,9 @@ public final class LoadGenerator {
     creates(http, args.claims(), "c", true);
     long heap1 = heapAfterGc();
     if (heap0 > 0 && heap1 > 0) {
-      int json = get(http, path("c0")).length();
+      HttpClient single = client(1);
+      int json = get(single, path("c0")).length();
+      single.close();
       System.out.printf(
           "[bench] heap per stored object: %d bytes (its JSON: %d bytes)%n",
           (heap1 - heap0) / args.claims(), json);
@@ -133,8 +142,8 @@ public final class LoadGenerator {
             .setDefaultHost(server.getHost())
             .setDefaultPort(server.getPort())
             .setKeepAlive(true)
-            .setPipelining(true)
-            .setPipeliningLimit(64)
+            .setPipelining(args.pipelining() > 1)
+            .setPipeliningLimit(Math.max(1, args.pipelining()))
             .setMaxWaitQueueSize(-1);
     if (server.getScheme().equals("https")) {
       o.setSsl(true);
@@ -145,7 +154,16 @@ public final class LoadGenerator {
         o.setTrustOptions(new PemTrustOptions().addCertValue(Buffer.buffer(caPem)));
       }
     }
-    return vertx.createHttpClient(o, new PoolOptions().setHttp1MaxSize(connections));
+    if (o.isSsl() && args.http2()) {
+      // As client-go: HTTP/2 through ALPN, requests multiplexed over the connections.
+      o.setProtocolVersion(io.vertx.core.http.HttpVersion.HTTP_2)
+          .setUseAlpn(true)
+          .setHttp2MultiplexingLimit(Math.max(1, args.inFlight() / connections))
+          .setHttp2ConnectionWindowSize(16 << 20)
+          .setInitialSettings(new io.vertx.core.http.Http2Settings().setInitialWindowSize(1 << 20));
+    }
+    return vertx.createHttpClient(
+        o, new PoolOptions().setHttp1MaxSize(connections).setHttp2MaxSize(connections));
   }
 
   private RequestOptions request(HttpMethod m, String uri) {
@@ -223,12 +241,15 @@ public final class LoadGenerator {
       long[] sorted = latency.clone();
       java.util.Arrays.sort(sorted);
       System.out.printf(
-          "[bench] creates: %d in %.2f s = %.0f/s (%d connections, %d in flight;"
+          "[bench] creates: %d in %.2f s = %.0f/s (%d connections, %s, %d in flight;"
               + " latency p50 %.1f ms, p99 %.1f ms)%n",
           n,
           secs,
           n / secs,
           args.connections(),
+          args.http2() && server.getScheme().equals("https")
+              ? "HTTP/2"
+              : "HTTP/1.1 pipelining " + args.pipelining(),
           args.inFlight(),
           sorted[n / 2] / 1e6,
           sorted[(int) (n * 0.99)] / 1e6);
