@@ -284,7 +284,7 @@ class CoreDefaultsTest {
                 + "\"podFailurePolicy\":{\"rules\":[{\"action\":\"Ignore\",\"onPodConditions\":"
                 + "[{\"type\":\"DisruptionTarget\"}]}]},"
                 + "\"template\":{\"metadata\":{\"labels\":{\"job-name\":\"j2\"}},\"spec\":"
-                + "{\"restartPolicy\":\"OnFailure\",\"containers\":[{\"name\":\"c\",\"image\":"
+                + "{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":"
                 + "\"b\"}]}}}}",
             want(
                 "/spec/completions", "5",
@@ -296,7 +296,7 @@ class CoreDefaultsTest {
                     "{\"type\":\"DisruptionTarget\",\"status\":\"True\"}",
                 "/metadata/labels", "{\"mine\":\"y\"}",
                 "/spec/template/metadata/labels/job-name", "\"j2\"",
-                "/spec/template/spec/restartPolicy", "\"OnFailure\"")),
+                "/spec/template/spec/restartPolicy", "\"Never\"")),
         new Case(
             "job with a manual selector",
             JOBS,
@@ -399,8 +399,27 @@ class CoreDefaultsTest {
             "{\"metadata\":{\"name\":\"bad3\"},\"spec\":{\"template\":{\"spec\":"
                 + "{\"containers\":[{\"name\":\"c\",\"image\":\"b\"}]}}}}",
             422,
-            "Job.batch \"bad3\" is invalid: spec.template.spec.restartPolicy: Unsupported value:"
-                + " \"Always\": supported values: \"OnFailure\", \"Never\""));
+            "Job.batch \"bad3\" is invalid: spec.template.spec.restartPolicy: Required value:"
+                + " valid values: \"OnFailure\", \"Never\""),
+        new Rejected(
+            "job with an unknown restartPolicy",
+            JOBS,
+            "{\"metadata\":{\"name\":\"bad4\"},\"spec\":{\"template\":{\"spec\":"
+                + "{\"restartPolicy\":\"Sometimes\",\"containers\":[{\"name\":\"c\",\"image\":"
+                + "\"b\"}]}}}}",
+            422,
+            "Job.batch \"bad4\" is invalid: spec.template.spec.restartPolicy: Unsupported value:"
+                + " \"Sometimes\": supported values: \"OnFailure\", \"Never\""),
+        new Rejected(
+            "job with a pod failure policy restarting on failure",
+            JOBS,
+            "{\"metadata\":{\"name\":\"bad5\"},\"spec\":{\"podFailurePolicy\":{\"rules\":"
+                + "[{\"action\":\"Ignore\",\"onPodConditions\":[{\"type\":\"DisruptionTarget\"}]}]},"
+                + "\"template\":{\"spec\":{\"restartPolicy\":\"OnFailure\",\"containers\":"
+                + "[{\"name\":\"c\",\"image\":\"b\"}]}}}}",
+            422,
+            "Job.batch \"bad5\" is invalid: spec.template.spec.restartPolicy: Invalid value:"
+                + " \"OnFailure\": only \"Never\" is supported when podFailurePolicy is specified"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -177,20 +177,36 @@ public final class CoreAdmission implements Admission {
     return ApiException.forbidden(r.type(), str(obj(r.object(), "metadata"), "name"), why);
   }
 
-  /** A Job's pods must not restart in place forever: only OnFailure and Never are valid. */
+  /**
+   * A Job's pods end: restartPolicy OnFailure or Never (Never alone with a pod failure policy).
+   * Always, which defaulting gives an unset policy, is reported as a missing value, as upstream.
+   */
   private static List<Cause> jobRestartPolicy(ObjectNode job) {
     ObjectNode spec = obj(obj(obj(job, "spec"), "template"), "spec");
     if (spec == null) {
       return List.of();
     }
+    String field = "spec.template.spec.restartPolicy";
     String policy = str(spec, "restartPolicy");
-    if (policy.equals("OnFailure") || policy.equals("Never")) {
-      return List.of();
+    if (policy.isEmpty() || policy.equals("Always")) {
+      return List.of(
+          new Cause(
+              "FieldValueRequired",
+              "Required value: valid values: \"OnFailure\", \"Never\"",
+              field));
     }
-    return List.of(
-        new Cause(
-            "FieldValueNotSupported",
-            "Unsupported value: \"" + policy + "\": supported values: \"OnFailure\", \"Never\"",
-            "spec.template.spec.restartPolicy"));
+    if (!policy.equals("OnFailure") && !policy.equals("Never")) {
+      return List.of(
+          new Cause(
+              "FieldValueNotSupported",
+              "Unsupported value: \"" + policy + "\": supported values: \"OnFailure\", \"Never\"",
+              field));
+    }
+    if (obj(obj(job, "spec"), "podFailurePolicy") != null && !policy.equals("Never")) {
+      return List.of(
+          MetadataAdmission.invalid(
+              field, policy, "only \"Never\" is supported when podFailurePolicy is specified"));
+    }
+    return List.of();
   }
 }
