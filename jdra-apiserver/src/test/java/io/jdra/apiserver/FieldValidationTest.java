@@ -271,6 +271,33 @@ class FieldValidationTest {
   }
 
   @Test
+  void bindingBodiesAreValidatedAsCreatesOfBinding() {
+    String pods = "/api/v1/namespaces/default/pods";
+    HttpResponse<String> pod =
+        f.raw(
+            "POST",
+            pods,
+            "application/json",
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}");
+    assertThat(pod.statusCode()).as(pod.body()).isEqualTo(201);
+    String binding =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Binding\",\"metadata\":{\"name\":\"p\"},"
+            + "\"target\":{\"kind\":\"Node\",\"name\":\"n1\",\"foo\":1}}";
+    HttpResponse<String> strict =
+        f.raw("POST", pods + "/p/binding?fieldValidation=Strict", "application/json", binding);
+    assertThat(strict.statusCode()).as(strict.body()).isEqualTo(400);
+    assertThat(Json.MAPPER.readTree(strict.body()).get("message").asString())
+        .isEqualTo(
+            "Binding in version \"v1\" cannot be handled as a Binding: strict decoding error:"
+                + " unknown field \"target.foo\"");
+    HttpResponse<String> warn = f.raw("POST", pods + "/p/binding", "application/json", binding);
+    assertThat(warn.statusCode()).as(warn.body()).isEqualTo(201);
+    assertThat(warn.headers().allValues("Warning"))
+        .containsExactly("299 - \"unknown field \\\"target.foo\\\"\"");
+  }
+
+  @Test
   void unknownFieldsAreNeverStored() {
     HttpResponse<String> r =
         f.raw(

@@ -115,16 +115,21 @@ final class FieldValidation {
    */
   static void checkBody(
       Request r, Directive d, Bodies.Parsed body, byte[] raw, String version, ResourceType t) {
-    String apiVersion = t.apiVersion(version);
+    checkBody(r, d, body, raw, t.apiVersion(version), t.kind());
+  }
+
+  /** As {@link #checkBody(Request, Directive, Bodies.Parsed, byte[], String, ResourceType)}. */
+  static void checkBody(
+      Request r, Directive d, Bodies.Parsed body, byte[] raw, String apiVersion, String kind) {
     if (d != Directive.IGNORE) {
-      List<String> errors = bodyErrors(body, raw, apiVersion, t.kind());
+      List<String> errors = bodyErrors(body, raw, apiVersion, kind);
       if (!errors.isEmpty() && d == Directive.STRICT) {
         throw ApiException.badRequest(
-            t.kind()
+            kind
                 + " in version \""
-                + version
+                + apiVersion.substring(apiVersion.indexOf('/') + 1)
                 + "\" cannot be handled as a "
-                + t.kind()
+                + kind
                 + ": "
                 + STRICT_PREFIX
                 + String.join(", ", errors));
@@ -134,7 +139,22 @@ final class FieldValidation {
         return; // nothing unknown: no second walk on the common path
       }
     }
-    StrictDecoding.prune(apiVersion, t.kind(), body.object());
+    StrictDecoding.prune(apiVersion, kind, body.object());
+  }
+
+  /**
+   * The body of a POST to a subresource that takes its own kind (pods/binding, pods/eviction):
+   * decoded and validated as a create of that kind.
+   */
+  static ObjectNode subresourceBody(Request r, String defaultApiVersion, String kind) {
+    Directive d = directive(r, "CreateOptions");
+    byte[] raw = r.body().getBytes();
+    Bodies.Parsed body =
+        Bodies.parseWrite(raw, r.http().getHeader("Content-Type"), defaultApiVersion, kind);
+    String given = Json.text(body.object(), "apiVersion");
+    String apiVersion = given == null || given.isEmpty() ? defaultApiVersion : given;
+    checkBody(r, d, body, raw, apiVersion, kind);
+    return body.object();
   }
 
   private static List<String> bodyErrors(

@@ -24,8 +24,7 @@ final class PodSubresources {
   }
 
   private static void bind(ObjectService service, Request r, ResourceHandler h) {
-    ObjectNode b =
-        Bodies.parse(r.body().getBytes(), r.http().getHeader("Content-Type"), "v1", "Binding");
+    ObjectNode b = FieldValidation.subresourceBody(r, "v1", "Binding");
     String node = Json.text(b, "target.name");
     if (node == null || node.isEmpty()) {
       throw ApiException.invalid(
@@ -92,9 +91,7 @@ final class PodSubresources {
   }
 
   private static void evict(ObjectService service, Request r, ResourceHandler h) {
-    ObjectNode b =
-        Bodies.parse(
-            r.body().getBytes(), r.http().getHeader("Content-Type"), "policy/v1", "Eviction");
+    ObjectNode b = FieldValidation.subresourceBody(r, "policy/v1", "Eviction");
     JsonNode grace = b.at("/deleteOptions/gracePeriodSeconds");
     DeleteOptions o =
         new DeleteOptions(
