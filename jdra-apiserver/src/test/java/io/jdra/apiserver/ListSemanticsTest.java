@@ -327,7 +327,11 @@ class ListSemanticsTest {
     var pending =
         java.util.concurrent.CompletableFuture.supplyAsync(
             () -> f.get("/api/v1/namespaces/default/configmaps?resourceVersion=" + next, null));
-    org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofMillis(300)).until(() -> true);
+    // The read waits for the version instead of answering at once.
+    org.awaitility.Awaitility.await()
+        .during(java.time.Duration.ofMillis(300))
+        .atMost(java.time.Duration.ofSeconds(2))
+        .until(() -> !pending.isDone());
     cms("default").resource(cm("wake-up", "1")).create();
     HttpResponse<String> r = pending.get(10, java.util.concurrent.TimeUnit.SECONDS);
     assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
