@@ -74,20 +74,26 @@ public final class ObjectService {
 
   /** Serializes an object at a resourceVersion, extracting what selectors need. */
   public StoredObject toStored(ResourceType t, ObjectNode obj, long rv) {
+    return prepare(t, obj).apply(rv);
+  }
+
+  /**
+   * Serializes an object whose resourceVersion the store assigns later: what goes into the store's
+   * write so that its lock covers only a byte splice. The tree is consumed.
+   */
+  PreparedObject prepare(ResourceType t, ObjectNode obj) {
     ObjectNode meta = Json.child(obj, "metadata");
-    meta.put("resourceVersion", Long.toString(rv));
     Map<String, String> fields = new LinkedHashMap<>();
     for (Map.Entry<String, String> f : t.selectableFields().entrySet()) {
       String v = Json.text(obj, f.getValue());
       fields.put(f.getKey(), v == null ? "" : v.intern());
     }
     String ns = t.namespaced() ? Json.text(meta, "namespace") : "";
-    return new StoredObject(
+    return PreparedObject.of(
+        obj,
         ns == null ? "" : ns.intern(),
         Json.text(meta, "name"),
         Json.text(meta, "uid"),
-        rv,
-        Json.bytes(obj),
         compactLabels(meta.get("labels")),
         Map.copyOf(fields));
   }
@@ -137,7 +143,7 @@ public final class ObjectService {
     }
     String finalName = name;
     try {
-      return store(t).create(t.namespaced() ? ns : "", name, rv -> toStored(t, tracked, rv));
+      return store(t).create(t.namespaced() ? ns : "", name, prepare(t, tracked));
     } catch (StorageException.AlreadyExists e) {
       throw ApiException.alreadyExists(t, finalName);
     }
@@ -287,8 +293,7 @@ public final class ObjectService {
             opts.dryRun() ? toStored(t, next, current.resourceVersion()) : current);
       }
       try {
-        return store(t)
-            .update(storeNs, name, current.resourceVersion(), rv -> toStored(t, next, rv));
+        return store(t).update(storeNs, name, current.resourceVersion(), prepare(t, next));
       } catch (StorageException.Conflict e) {
         if (preconditionVersion != 0 || attempt >= MAX_RETRIES) {
           throw ApiException.modified(t, name);
@@ -352,7 +357,7 @@ public final class ObjectService {
       }
       try {
         return store(t)
-            .update(storeNs, name, current.resourceVersion(), rv -> toStored(t, next, rv))
+            .update(storeNs, name, current.resourceVersion(), prepare(t, next))
             .thenApply(s -> new DeleteResult(s, false));
       } catch (StorageException.Conflict e) {
         if (attempt >= MAX_RETRIES) {
@@ -393,7 +398,7 @@ public final class ObjectService {
       return CompletableFuture.completedFuture(toStored(t, last, expected));
     }
     try {
-      return store(t).delete(storeNs, name, expected, rv -> toStored(t, last, rv));
+      return store(t).delete(storeNs, name, expected, prepare(t, last));
     } catch (StorageException.Conflict e) {
       throw ApiException.modified(t, name);
     } catch (StorageException.NotFound e) {
