@@ -49,6 +49,31 @@ public final class GarbageCollector implements AutoCloseable {
     this.executor = executor;
   }
 
+  /*
+   * Events arrive under a store's lock, thousands per second: they are queued without locks and
+   * handled in batches, so a write never waits for the executor's queue or wakes its thread more
+   * than once per batch.
+   */
+  private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> events =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.concurrent.atomic.AtomicBoolean drainScheduled =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  private void enqueue(Runnable event) {
+    events.add(event);
+    if (drainScheduled.compareAndSet(false, true)) {
+      executor.execute(this::drainEvents);
+    }
+  }
+
+  private void drainEvents() {
+    drainScheduled.set(false);
+    Runnable r;
+    while ((r = events.poll()) != null) {
+      r.run();
+    }
+  }
+
   public void start() {
     for (ResourceType t : service.registry().all()) {
       cancels.add(
@@ -59,7 +84,7 @@ public final class GarbageCollector implements AutoCloseable {
                   new WatchListener() {
                     @Override
                     public void onEvent(WatchEvent e) {
-                      executor.execute(() -> handle(t, e));
+                      enqueue(() -> handle(t, e));
                     }
                   }));
     }
