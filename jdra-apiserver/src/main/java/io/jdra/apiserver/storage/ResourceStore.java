@@ -186,22 +186,7 @@ public final class ResourceStore {
    */
   public CompletableFuture<StoredObject> update(
       String namespace, String name, long expectedVersion, LongFunction<StoredObject> build) {
-    String key = StoredObject.key(namespace, name);
-    lock.lock();
-    try {
-      StoredObject current = objects.get(key);
-      if (current == null) {
-        throw new StorageException.NotFound(key);
-      }
-      if (expectedVersion != 0 && current.resourceVersion() != expectedVersion) {
-        throw new StorageException.Conflict(key);
-      }
-      StoredObject updated = build.apply(counter.incrementAndGet());
-      objects.put(key, updated);
-      return publish(new WatchEvent(WatchEvent.Type.MODIFIED, updated, current));
-    } finally {
-      lock.unlock();
-    }
+    return change(namespace, name, expectedVersion, build, WatchEvent.Type.MODIFIED);
   }
 
   /**
@@ -210,6 +195,16 @@ public final class ResourceStore {
    */
   public CompletableFuture<StoredObject> delete(
       String namespace, String name, long expectedVersion, LongFunction<StoredObject> build) {
+    return change(namespace, name, expectedVersion, build, WatchEvent.Type.DELETED);
+  }
+
+  /** An update or delete of an existing object, conditional on its version (any when 0). */
+  private CompletableFuture<StoredObject> change(
+      String namespace,
+      String name,
+      long expectedVersion,
+      LongFunction<StoredObject> build,
+      WatchEvent.Type type) {
     String key = StoredObject.key(namespace, name);
     lock.lock();
     try {
@@ -220,9 +215,13 @@ public final class ResourceStore {
       if (expectedVersion != 0 && current.resourceVersion() != expectedVersion) {
         throw new StorageException.Conflict(key);
       }
-      StoredObject last = build.apply(counter.incrementAndGet());
-      objects.remove(key);
-      return publish(new WatchEvent(WatchEvent.Type.DELETED, last, current));
+      StoredObject next = build.apply(counter.incrementAndGet());
+      if (type == WatchEvent.Type.DELETED) {
+        objects.remove(key);
+      } else {
+        objects.put(key, next);
+      }
+      return publish(new WatchEvent(type, next, current));
     } finally {
       lock.unlock();
     }
