@@ -11,6 +11,6 @@ public final class DurableServerMain {
         EmbeddedApiServer.start(ApiServerOptions.inMemory().withDataDir(Path.of(args[0])));
     System.out.println("READY " + s.url());
     System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    Thread.currentThread().join(); // serves until the test kills this process
   }
 }

@@ -9,6 +9,7 @@ import dev.cel.common.values.CelByteString;
 import dev.cel.common.values.NullValue;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
+import io.jdra.api.validation.GoFormat;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
@@ -91,7 +92,7 @@ final class FormatFunction {
 
   private static String asString(Object v, boolean nested) {
     return switch (v) {
-      case String s -> nested ? Semver.goQuote(s) : s;
+      case String s -> nested ? GoFormat.quote(s) : s;
       case Double d -> formatDouble(d);
       case UnsignedLong u -> u.toString();
       case CelByteString b -> new String(b.toByteArray(), StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package io.jdra.cel;
 import dev.cel.common.types.CelType;
 import dev.cel.common.types.OpaqueType;
 import dev.cel.common.values.CelValue;
+import io.jdra.api.validation.GoFormat;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -99,7 +100,7 @@ final class Semver extends CelValue implements Comparable<Semver> {
       }
       if (!containsOnly(b, ALPHANUM)) {
         throw new IllegalArgumentException(
-            "Invalid character(s) found in build meta data " + goQuote(b));
+            "Invalid character(s) found in build meta data " + GoFormat.quote(b));
       }
     }
     return new Semver(major, minor, patch, pre, build);
@@ -140,11 +141,11 @@ final class Semver extends CelValue implements Comparable<Semver> {
   private static long number(String s, String lower, String upper) {
     if (!containsOnly(s, NUMBERS)) {
       throw new IllegalArgumentException(
-          "Invalid character(s) found in " + lower + " number " + goQuote(s));
+          "Invalid character(s) found in " + lower + " number " + GoFormat.quote(s));
     }
     if (s.length() > 1 && s.charAt(0) == '0') {
       throw new IllegalArgumentException(
-          upper + " number must not contain leading zeroes " + goQuote(s));
+          upper + " number must not contain leading zeroes " + GoFormat.quote(s));
     }
     return parseUint(s);
   }
@@ -156,12 +157,13 @@ final class Semver extends CelValue implements Comparable<Semver> {
     if (containsOnly(s, NUMBERS)) {
       if (s.length() > 1 && s.charAt(0) == '0') {
         throw new IllegalArgumentException(
-            "Numeric PreRelease version must not contain leading zeroes " + goQuote(s));
+            "Numeric PreRelease version must not contain leading zeroes " + GoFormat.quote(s));
       }
       return parseUint(s);
     }
     if (!containsOnly(s, ALPHANUM)) {
-      throw new IllegalArgumentException("Invalid character(s) found in prerelease " + goQuote(s));
+      throw new IllegalArgumentException(
+          "Invalid character(s) found in prerelease " + GoFormat.quote(s));
     }
     return s;
   }
@@ -174,7 +176,7 @@ final class Semver extends CelValue implements Comparable<Semver> {
       return Long.parseUnsignedLong(s);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "strconv.ParseUint: parsing " + goQuote(s) + ": value out of range");
+          "strconv.ParseUint: parsing " + GoFormat.quote(s) + ": value out of range");
     }
   }
 
@@ -185,21 +187,6 @@ final class Semver extends CelValue implements Comparable<Semver> {
       }
     }
     return true;
-  }
-
-  static String goQuote(String s) {
-    StringBuilder b = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\t' -> b.append("\\t");
-        default -> b.append(c);
-      }
-    }
-    return b.append('"').toString();
   }
 
   @Override

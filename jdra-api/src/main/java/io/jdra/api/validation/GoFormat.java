@@ -2,8 +2,8 @@ package io.jdra.api.validation;
 
 import tools.jackson.databind.json.JsonMapper;
 
-/** Prints values the way upstream's Go code prints them in error messages. */
-final class GoFormat {
+/** Prints values the way upstream's Go code prints them in error messages. Stateless. */
+public final class GoFormat {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private GoFormat() {}
@@ -38,8 +38,11 @@ final class GoFormat {
     }
   }
 
-  /** A string quoted like Go's {@code strconv.Quote} / {@code %q}. */
-  static String quote(String s) {
+  /**
+   * A string quoted like Go's {@code strconv.Quote} / {@code %q}: the one implementation every
+   * module uses for messages that must read as upstream's.
+   */
+  public static String quote(String s) {
     StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
     s.codePoints().forEach(cp -> appendQuoted(sb, cp));
     return sb.append('"').toString();

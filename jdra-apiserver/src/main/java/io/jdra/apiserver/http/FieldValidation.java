@@ -1,5 +1,6 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.api.validation.GoFormat;
 import io.jdra.apiserver.patch.StrictDecoding;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.ApiException;
@@ -83,7 +84,7 @@ final class FieldValidation {
         new Cause(
             "FieldValueNotSupported",
             "Unsupported value: "
-                + StrictDecoding.goQuote(v)
+                + GoFormat.quote(v)
                 + ": supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
             "fieldValidation"));
     return Directive.WARN;
@@ -262,7 +263,7 @@ final class FieldValidation {
     Cause c =
         new Cause(
             "FieldValueInvalid",
-            "Invalid value: " + StrictDecoding.goQuote(value) + ": " + detail,
+            "Invalid value: " + GoFormat.quote(value) + ": " + detail,
             "patch");
     return new ApiException(422, "Invalid", " \"\" is invalid: " + c, null, null, null, List.of(c));
   }

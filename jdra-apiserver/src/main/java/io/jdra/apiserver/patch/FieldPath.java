@@ -1,5 +1,6 @@
 package io.jdra.apiserver.patch;
 
+import io.jdra.api.validation.GoFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -283,34 +284,12 @@ final class FieldPath implements Comparable<FieldPath> {
   /** Upstream value.ToString: strings Go-quoted, other scalars as JSON. */
   static String valueString(JsonNode v) {
     if (v.isString()) {
-      return goQuote(v.stringValue());
+      return GoFormat.quote(v.stringValue());
     }
     if (v.isNumber() && !v.isIntegralNumber()) {
       return Json.goFloat(v.doubleValue());
     }
     return Json.write(v);
-  }
-
-  static String goQuote(String s) {
-    StringBuilder sb = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\t' -> sb.append("\\t");
-        case '\r' -> sb.append("\\r");
-        default -> {
-          if (c < 0x20 || c == 0x7f) {
-            sb.append(String.format("\\x%02x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    return sb.append('"').toString();
   }
 
   static int compareKeys(Map<String, JsonNode> a, Map<String, JsonNode> b) {

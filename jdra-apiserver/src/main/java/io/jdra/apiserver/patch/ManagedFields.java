@@ -1,5 +1,6 @@
 package io.jdra.apiserver.patch;
 
+import io.jdra.api.validation.GoFormat;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -51,9 +52,9 @@ final class ManagedFields {
 
     /** As upstream's printManager in conflict messages. */
     String display() {
-      String s = FieldPath.goQuote(manager);
+      String s = GoFormat.quote(manager);
       if (!subresource.isEmpty()) {
-        s += " with subresource " + FieldPath.goQuote(subresource);
+        s += " with subresource " + GoFormat.quote(subresource);
       }
       if (UPDATE.equals(operation)) {
         s += " using " + apiVersion;

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.patch;
 
+import io.jdra.api.validation.GoFormat;
 import io.jdra.apiserver.patch.Schema.Field;
 import io.jdra.apiserver.patch.Schema.Type;
 import java.util.ArrayList;
@@ -116,7 +117,7 @@ public final class StrictDecoding {
         return;
       }
       String path = stack.isEmpty() ? field : String.join("", stack) + "." + field;
-      seen.add(type + " " + goQuote(path));
+      seen.add(type + " " + GoFormat.quote(path));
     }
 
     List<String> list() {
@@ -311,7 +312,7 @@ public final class StrictDecoding {
         int line = p.currentTokenLocation().getLineNr();
         yamlValue(p, out);
         if (!keys.add(key)) {
-          out.add("line " + line + ": key " + goQuote(key) + " already set in map");
+          out.add("line " + line + ": key " + GoFormat.quote(key) + " already set in map");
         }
       }
     } else if (t == JsonToken.START_ARRAY) {
@@ -331,56 +332,5 @@ public final class StrictDecoding {
   /** Go's {@code fmt %+v} of a value decoded into {@code map[string]interface{}}. */
   public static String goValue(JsonNode n) {
     return Json.goValue(n);
-  }
-
-  /** Go's {@code strconv.Quote}: double quotes, escapes for quotes, backslashes, control chars. */
-  public static String goQuote(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    s.codePoints().forEach(c -> appendQuoted(sb, c));
-    return sb.append('"').toString();
-  }
-
-  private static void appendQuoted(StringBuilder sb, int c) {
-    switch (c) {
-      case '"' -> sb.append("\\\"");
-      case '\\' -> sb.append("\\\\");
-      case 7 -> sb.append("\\a");
-      case '\b' -> sb.append("\\b");
-      case '\f' -> sb.append("\\f");
-      case '\n' -> sb.append("\\n");
-      case '\r' -> sb.append("\\r");
-      case '\t' -> sb.append("\\t");
-      case 11 -> sb.append("\\v");
-      default -> {
-        if (printable(c)) {
-          sb.appendCodePoint(c);
-        } else if (c < 0x80) {
-          sb.append(String.format("\\x%02x", c));
-        } else if (c < 0x10000) {
-          sb.append(String.format("\\u%04x", c));
-        } else {
-          sb.append(String.format("\\U%08x", c));
-        }
-      }
-    }
-  }
-
-  /** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-  private static boolean printable(int c) {
-    if (c == ' ') {
-      return true;
-    }
-    return switch (Character.getType(c)) {
-      case Character.UNASSIGNED,
-          Character.CONTROL,
-          Character.FORMAT,
-          Character.PRIVATE_USE,
-          Character.SURROGATE,
-          Character.SPACE_SEPARATOR,
-          Character.LINE_SEPARATOR,
-          Character.PARAGRAPH_SEPARATOR ->
-          false;
-      default -> true;
-    };
   }
 }

@@ -2,7 +2,6 @@ package io.jdra.apiserver.rest;
 
 import io.jdra.apiserver.storage.StoredObject;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongFunction;
@@ -111,10 +110,5 @@ final class PreparedObject implements LongFunction<StoredObject> {
   @Override
   public String toString() {
     return "PreparedObject[" + namespace + "/" + name + ", " + json.length + " bytes]";
-  }
-
-  /** For tests: the serialized form without a version (with the marker). */
-  byte[] template() {
-    return Arrays.copyOf(json, json.length);
   }
 }

@@ -175,7 +175,8 @@ class StrictDecodingTest {
 
   @Test
   void goQuoteEscapesAsStrconv() {
-    assertThat(StrictDecoding.goQuote("a\"b\\c\n\u0001é")).isEqualTo("\"a\\\"b\\\\c\\n\\x01é\"");
-    assertThat(StrictDecoding.goQuote("\u200b")).isEqualTo("\"\\u200b\"");
+    assertThat(io.jdra.api.validation.GoFormat.quote("a\"b\\c\n\u0001é"))
+        .isEqualTo("\"a\\\"b\\\\c\\n\\x01é\"");
+    assertThat(io.jdra.api.validation.GoFormat.quote("\u200b")).isEqualTo("\"\\u200b\"");
   }
 }
