@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -102,14 +103,14 @@ public final class ObjectService {
    * Labels as kept for selectors by every stored version: an immutable map of interned strings,
    * since the same few keys and values recur across thousands of objects.
    */
-  private static Map<String, String> compactLabels(tools.jackson.databind.JsonNode labels) {
+  private static Map<String, String> compactLabels(JsonNode labels) {
     if (labels == null || !labels.isObject() || labels.isEmpty()) {
       return Map.of();
     }
     @SuppressWarnings("unchecked")
     Map.Entry<String, String>[] entries = new Map.Entry[labels.size()];
     int i = 0;
-    for (Map.Entry<String, tools.jackson.databind.JsonNode> e : labels.properties()) {
+    for (Map.Entry<String, JsonNode> e : labels.properties()) {
       String v = e.getValue().isNull() ? "" : e.getValue().asString();
       entries[i++] = Map.entry(e.getKey().intern(), v.intern());
     }

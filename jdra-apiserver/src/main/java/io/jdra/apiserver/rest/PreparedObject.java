@@ -28,7 +28,6 @@ final class PreparedObject implements LongFunction<StoredObject> {
   private final Map<String, String> fields;
   private final byte[] json;
   private final int markerAt;
-  private final ObjectNode fallback;
 
   private PreparedObject(
       String namespace,
@@ -37,8 +36,7 @@ final class PreparedObject implements LongFunction<StoredObject> {
       Map<String, String> labels,
       Map<String, String> fields,
       byte[] json,
-      int markerAt,
-      ObjectNode fallback) {
+      int markerAt) {
     this.namespace = namespace;
     this.name = name;
     this.uid = uid;
@@ -46,7 +44,6 @@ final class PreparedObject implements LongFunction<StoredObject> {
     this.fields = fields;
     this.json = json;
     this.markerAt = markerAt;
-    this.fallback = fallback;
   }
 
   /**
@@ -63,10 +60,11 @@ final class PreparedObject implements LongFunction<StoredObject> {
     Json.child(obj, "metadata").put("resourceVersion", MARKER);
     byte[] bytes = Json.bytes(obj);
     int at = indexOf(bytes, NEEDLE);
-    // Not found only if the serializer escaped the marker, which plain ASCII never is.
-    ObjectNode fallback = at < 0 ? obj : null;
-    return new PreparedObject(
-        namespace, name, uid, labels, fields, bytes, at < 0 ? -1 : at + VALUE_OFFSET, fallback);
+    if (at < 0) {
+      // The marker is plain ASCII: the serializer writes it as given, so this is a bug.
+      throw new IllegalStateException("resourceVersion marker not found in serialized object");
+    }
+    return new PreparedObject(namespace, name, uid, labels, fields, bytes, at + VALUE_OFFSET);
   }
 
   /** The stored form at {@code rv}. */
@@ -76,10 +74,6 @@ final class PreparedObject implements LongFunction<StoredObject> {
   }
 
   private byte[] bytesAt(long rv) {
-    if (fallback != null) {
-      Json.child(fallback, "metadata").put("resourceVersion", Long.toString(rv));
-      return Json.bytes(fallback);
-    }
     byte[] digits = Long.toString(rv).getBytes(StandardCharsets.US_ASCII);
     int markerLength = MARKER.length();
     byte[] out = new byte[json.length - markerLength + digits.length];

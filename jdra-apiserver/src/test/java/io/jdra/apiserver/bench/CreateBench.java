@@ -6,7 +6,6 @@ import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.WriteOptions;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,16 +38,7 @@ public class CreateBench {
   private long next;
 
   static byte[] claim(long i) {
-    String pad = "x".repeat(600);
-    return ("{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":"
-            + "{\"name\":\"c"
-            + i
-            + "\",\"labels\":{\"app\":\"bench\",\"pad\":\"p\"},\"annotations\":{\"pad\":\""
-            + pad
-            + "\"}},\"spec\":{\"devices\":{\"requests\":[{\"name\":\"gpu\",\"exactly\":{"
-            + "\"deviceClassName\":\"gpu.example.com\",\"allocationMode\":\"ExactCount\","
-            + "\"count\":1}}]}}}")
-        .getBytes(StandardCharsets.UTF_8);
+    return LoadGenerator.claim("c" + i);
   }
 
   @Setup(Level.Iteration)
