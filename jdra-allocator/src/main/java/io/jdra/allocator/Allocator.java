@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.internal.Allocation;
 import io.jdra.allocator.internal.CelSelectors;
-import io.jdra.allocator.internal.SelectorEngine;
 import java.util.List;
 
 /**
@@ -29,34 +28,29 @@ public interface Allocator {
    * @param deadline when to give up
    * @return one AllocationResult per claim, or an explanation of why they cannot be allocated
    * @throws AllocationException for errors that are not "does not fit": unknown class, CEL error,
-   *     unsupported request, disabled feature, limits, invalid pools without a solution, deadline
+   *     unsupported request, disabled feature, limits, invalid pools without a solution, deadline;
+   *     {@link AllocationException#isNodeLocal()} and {@link
+   *     AllocationException#isDeadlineExceeded()} mark those that concern only this node
    */
   AllocationOutcome allocate(Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException;
 
-  /** An allocator that evaluates selectors with jdra-cel. */
+  /**
+   * An allocator that evaluates selectors with jdra-cel, in the environment for stored expressions
+   * with list-type attributes and consumable capacity as {@code features} say.
+   */
   static Allocator create(
       AllocatorFeatures features,
       AllocatedState allocatedState,
       DeviceClassLister classes,
       List<ResourceSlice> slices) {
-    return create(features, allocatedState, classes, slices, CelSelectors.forFeatures(features));
-  }
-
-  /** An allocator with a given selector engine (tests, tools). */
-  static Allocator create(
-      AllocatorFeatures features,
-      AllocatedState allocatedState,
-      DeviceClassLister classes,
-      List<ResourceSlice> slices,
-      SelectorEngine selectors) {
     Allocation.Inputs inputs =
         new Allocation.Inputs(
             features,
             allocatedState,
             classes,
             List.copyOf(slices),
-            selectors,
+            CelSelectors.forFeatures(features),
             Allocation.DEFAULT_BUDGET);
     return (node, claims, deadline) -> Allocation.run(inputs, node, List.copyOf(claims), deadline);
   }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -20,6 +21,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** Table-driven allocator cases, each written from the DRA semantics. */
 class AllocatorTest {
   static final String UNSCHEDULABLE = "<unschedulable>";
+
+  /**
+   * The errors upstream wraps in ErrFailedAllocationOnNode: a scheduler goes on with other nodes.
+   * Every other error of the table must fail the whole attempt.
+   */
+  static final Set<String> NODE_LOCAL_ERRORS = Set.of("invalid resource pools were encountered");
 
   /** One case: inputs and either picks per claim, an error message or {@link #UNSCHEDULABLE}. */
   record Case(
@@ -204,6 +211,21 @@ class AllocatorTest {
                     claim("c", request("r", 1)))
                 .node(node(NODE, "zone", "a"))
                 .expect(List.of("r=net/d0"))));
+    cs.add(
+        named(
+            "a node selector that does not parse fails the whole attempt",
+            Case.of(
+                    List.of(
+                        withSelector(
+                            slice("s", NODE, DRIVER, "net", 1, 1, device("d0")),
+                            labelSelector("zone"))),
+                    claim("c", request("r", 1)))
+                .node(node(NODE, "zone", "a"))
+                .fails(
+                    "gather pool information: failed to perform node selection for slice s:"
+                        + " failed to parse node selector:"
+                        + " nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: []:"
+                        + " for 'in', 'notin' operators, values set can't be empty")));
     cs.add(
         named(
             "duplicate device names make the pool invalid",
@@ -518,7 +540,14 @@ class AllocatorTest {
         Allocator.create(c.features(), c.state(), DeviceClassLister.of(c.classes()), c.slices());
     if (c.error() != null && !c.error().equals(UNSCHEDULABLE)) {
       assertThatThrownBy(() -> allocator.allocate(c.node(), c.claims(), Deadline.none()))
-          .isInstanceOf(AllocationException.class)
+          .isInstanceOfSatisfying(
+              AllocationException.class,
+              e -> {
+                assertThat(e.isNodeLocal())
+                    .as("node-local")
+                    .isEqualTo(NODE_LOCAL_ERRORS.contains(c.error()));
+                assertThat(e.isDeadlineExceeded()).as("deadline exceeded").isFalse();
+              })
           .hasMessage(c.error());
       return;
     }

@@ -92,7 +92,12 @@ class HardInputsTest {
     Deadline d = Deadline.after(Duration.ofMillis(5), () -> now.addAndGet(1_000));
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> s.allocator(Long.MAX_VALUE).allocate(s.node(), s.claims(), d))
-        .isInstanceOf(AllocationException.class)
+        .isInstanceOfSatisfying(
+            AllocationException.class,
+            e -> {
+              assertThat(e.isDeadlineExceeded()).isTrue();
+              assertThat(e.isNodeLocal()).isFalse();
+            })
         .hasMessage("filter operation aborted: context deadline exceeded");
   }
 

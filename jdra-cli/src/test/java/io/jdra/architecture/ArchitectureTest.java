@@ -7,7 +7,9 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import io.jdra.allocator.Allocator;
 import io.jdra.api.archfixture.ApiReachingIntoCli;
+import io.jdra.api.archfixture.ApiUsingAllocatorInternals;
 import io.jdra.api.archfixture.ApiUsingTheClient;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,6 +49,22 @@ class ArchitectureTest {
     EvaluationResult result = evaluate(ModuleRules.noClient("api"), ApiUsingTheClient.class);
     assertThat(result.hasViolation()).isTrue();
     assertThat(result.getFailureReport().toString()).contains("io.fabric8.kubernetes.client");
+  }
+
+  @Test
+  void aModuleUsingAnotherModulesInternalsIsReported() {
+    EvaluationResult result =
+        evaluate(ModuleRules.noInternalsOfOtherModules("api"), ApiUsingAllocatorInternals.class);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().toString())
+        .contains("io.jdra.allocator.internal.CelSelectors");
+  }
+
+  @Test
+  void aModuleUsingItsOwnInternalsIsFine() {
+    EvaluationResult result =
+        evaluate(ModuleRules.noInternalsOfOtherModules("allocator"), Allocator.class);
+    assertThat(result.hasViolation()).isFalse();
   }
 
   private static EvaluationResult evaluate(ArchRule rule, Class<?> fixture) {

@@ -1,7 +1,11 @@
 package io.jdra.architecture;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,6 +51,9 @@ final class ModuleRules {
     rules.add(noClient("allocator"));
     rules.add(noClient("apiserver"));
     rules.add(allocatorIsPure());
+    for (String module : modulesAndCli()) {
+      rules.add(noInternalsOfOtherModules(module));
+    }
     return rules;
   }
 
@@ -80,6 +87,32 @@ final class ModuleRules {
         .resideInAPackage(FABRIC8_CLIENT)
         .as("module jdra-" + module + " uses fabric8 models only, never the client")
         .allowEmptyShould(true);
+  }
+
+  /**
+   * A module's {@code internal} packages are its implementation, as Go's {@code internal}
+   * directories are: no other module (not even the CLI, nor a module allowed to depend on it) may
+   * use them, so a module's public surface stays what its public packages say.
+   */
+  static ArchRule noInternalsOfOtherModules(String module) {
+    DescribedPredicate<JavaClass> othersInternals =
+        resideInAPackage("io.jdra..internal..")
+            .and(not(resideInAPackage("io.jdra." + module + "..")))
+            .as("an internal package of another jdra module");
+    return noClasses()
+        .that()
+        .resideInAPackage("io.jdra." + module + "..")
+        .should()
+        .dependOnClassesThat(othersInternals)
+        .as("module jdra-" + module + " uses no other module's internal packages")
+        .allowEmptyShould(true);
+  }
+
+  private static List<String> modulesAndCli() {
+    List<String> modules = new ArrayList<>(ALLOWED.keySet());
+    modules.add("cli");
+    modules.add("testing");
+    return modules;
   }
 
   /** The allocator is a pure function: no threads, no I/O, no clients. */

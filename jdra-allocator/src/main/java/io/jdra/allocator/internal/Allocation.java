@@ -147,7 +147,8 @@ public final class Allocation {
     }
     for (PoolInfo p : pools) {
       if (p.invalid()) {
-        throw new AllocationException("invalid resource pools were encountered");
+        // Node-local: other nodes may see other slices of these pools, or none at all.
+        throw AllocationException.nodeLocal("invalid resource pools were encountered");
       }
     }
     // Slices of other nodes were never looked at; the explanation counts them too.

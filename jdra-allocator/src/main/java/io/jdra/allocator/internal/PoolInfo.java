@@ -9,7 +9,7 @@ import java.util.Map;
  * One resource pool as seen from a node: the slices of its newest generation that target the node
  * (sorted by name), the others (for counters), its counter sets, and whether it is usable.
  */
-public final class PoolInfo {
+final class PoolInfo {
   final String driver;
   final String name;
   final boolean incomplete;

@@ -146,7 +146,8 @@ final class Search {
    */
   void checkDeadline() throws AllocationException {
     if (deadline.expired()) {
-      throw new AllocationException("filter operation aborted: context deadline exceeded");
+      throw AllocationException.deadlineExceeded(
+          "filter operation aborted: context deadline exceeded");
     }
   }
 
