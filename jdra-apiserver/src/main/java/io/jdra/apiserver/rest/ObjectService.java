@@ -252,6 +252,10 @@ public final class ObjectService {
    * Read-modify-write: {@code mutate} gets a copy of the current object and returns the desired
    * one; metadata and subresource rules are then applied, admission runs, and the write is stored
    * if nothing changed in between (retried otherwise, unless {@code preconditionVersion} is set).
+   *
+   * <p>A resourceVersion in the desired object is a precondition, as in upstream's generic
+   * registry: a PUT body or a patch that carries one writes only over that version (409 otherwise),
+   * whereas {@code mutate} leaving the current version in place retries over concurrent writes.
    */
   public CompletableFuture<StoredObject> guaranteedUpdate(
       ResourceType t,
@@ -269,6 +273,10 @@ public final class ObjectService {
       }
       ObjectNode old = Json.parseObject(current.json());
       ObjectNode desired = mutate.apply(old.deepCopy());
+      long desiredVersion = parseVersion(Json.text(desired, "metadata.resourceVersion"));
+      if (desiredVersion != 0 && desiredVersion != current.resourceVersion()) {
+        throw ApiException.modified(t, name);
+      }
       ObjectNode next = Strategies.prepareForUpdate(t, sub, desired, old);
       List<String> added = Strategies.addedFinalizersWhileDeleting(next, old);
       if (!added.isEmpty()) {
