@@ -1,5 +1,6 @@
 package io.jdra.apiserver.patch;
 
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -184,5 +185,24 @@ final class Json {
   /** Compact JSON text of a value. */
   static String write(JsonNode n) {
     return MAPPER.writeValueAsString(n);
+  }
+
+  /** The length of a value's compact JSON text, counted without keeping the text. */
+  static long serializedSize(JsonNode n) {
+    long[] count = {0};
+    OutputStream counter =
+        new OutputStream() {
+          @Override
+          public void write(int b) {
+            count[0]++;
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) {
+            count[0] += len;
+          }
+        };
+    MAPPER.writeValue(counter, n);
+    return count[0];
   }
 }

@@ -16,6 +16,13 @@ final class JsonPatch {
   /** kube-apiserver's maxJSONPatchOperations. */
   static final int MAX_OPERATIONS = 10000;
 
+  /**
+   * kube-apiserver's JSONPatchMaxCopyBytes (its 3 MiB request body limit): the bytes all copy
+   * operations of one patch may add, so that copying a subtree into itself cannot double the object
+   * until the heap is exhausted.
+   */
+  static final long MAX_COPY_BYTES = 3 * 1024 * 1024;
+
   private JsonPatch() {}
 
   static ObjectNode apply(ObjectNode current, JsonNode patch) throws PatchException {
@@ -28,9 +35,10 @@ final class JsonPatch {
               + ops.size());
     }
     ObjectNode doc = current.deepCopy();
+    long[] copied = {0};
     for (ObjectNode op : ops) {
       try {
-        applyOne(doc, op);
+        applyOne(doc, op, copied);
       } catch (OpException e) {
         throw PatchException.unprocessable(e.getMessage());
       }
@@ -80,7 +88,8 @@ final class JsonPatch {
     }
   }
 
-  private static void applyOne(ObjectNode doc, ObjectNode op) throws OpException {
+  /** Applies one operation; {@code copied[0]} accumulates the bytes copy operations added. */
+  private static void applyOne(ObjectNode doc, ObjectNode op, long[] copied) throws OpException {
     JsonNode kind = op.get("op");
     String name = kind != null && kind.isString() ? kind.stringValue() : "unknown";
     switch (name) {
@@ -88,7 +97,7 @@ final class JsonPatch {
       case "remove" -> remove(doc, path(op, "path"));
       case "replace" -> replace(doc, path(op, "path"), value(op));
       case "move" -> move(doc, path(op, "from"), path(op, "path"));
-      case "copy" -> copy(doc, path(op, "from"), path(op, "path"));
+      case "copy" -> copy(doc, path(op, "from"), path(op, "path"), copied);
       case "test" -> test(doc, path(op, "path"), op.get("value"));
       default -> throw new OpException("Unexpected kind: " + name);
     }
@@ -244,11 +253,20 @@ final class JsonPatch {
     add(doc, path, v, "move");
   }
 
-  private static void copy(ObjectNode doc, String from, String path) throws OpException {
+  private static void copy(ObjectNode doc, String from, String path, long[] copied)
+      throws OpException {
     JsonNode v = get(doc, from);
     if (v == null) {
       throw new OpException(
           "copy operation does not apply: doc is missing from path: " + from + ": missing value");
+    }
+    copied[0] += Json.serializedSize(v);
+    if (copied[0] > MAX_COPY_BYTES) {
+      throw new OpException(
+          "Unable to complete the copy, the accumulated size increase of copy is "
+              + copied[0]
+              + ", exceeding the limit "
+              + MAX_COPY_BYTES);
     }
     add(doc, path, v.deepCopy(), "copy");
   }

@@ -259,4 +259,44 @@ class JsonPatchTest {
                       "Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001");
             });
   }
+
+  /**
+   * Copies of a subtree into itself double it each time: upstream bounds the bytes all copies of
+   * one patch add (JSONPatchMaxCopyBytes, the 3 MiB request limit) and answers 422.
+   */
+  @Test
+  void copiesAreBoundedInBytes() {
+    StringBuilder sb =
+        new StringBuilder("[{\"op\":\"add\",\"path\":\"/spec/a\",\"value\":{\"s\":\"");
+    sb.append("x".repeat(100_000)).append("\"}}");
+    for (int i = 0; i < 6; i++) {
+      sb.append(",{\"op\":\"copy\",\"from\":\"/spec/a\",\"path\":\"/spec/a/c")
+          .append(i)
+          .append("\"}");
+    }
+    String patch = sb.append("]").toString();
+    assertThatThrownBy(() ->
+            Patcher.patch(PatchType.JSON_PATCH, "v1", "Pod", Yaml.obj(DOC), Yaml.bytes(patch)))
+        .isInstanceOfSatisfying(
+            PatchException.class,
+            ex -> {
+              assertThat(ex.code()).isEqualTo(422);
+              assertThat(ex.getCause())
+                  .hasMessage(
+                      "Unable to complete the copy, the accumulated size increase of copy is"
+                          + " 6300846, exceeding the limit 3145728");
+            });
+  }
+
+  @Test
+  void copiesUnderTheLimitApply() throws Exception {
+    String patch =
+        "[{\"op\":\"add\",\"path\":\"/spec/a\",\"value\":{\"s\":\""
+            + "x".repeat(1_000_000)
+            + "\"}},{\"op\":\"copy\",\"from\":\"/spec/a\",\"path\":\"/spec/b\"},"
+            + "{\"op\":\"copy\",\"from\":\"/spec/a\",\"path\":\"/spec/c\"}]";
+    ObjectNode out =
+        Patcher.patch(PatchType.JSON_PATCH, "v1", "Pod", Yaml.obj(DOC), Yaml.bytes(patch));
+    assertThat(out.get("spec").get("c").get("s").stringValue()).hasSize(1_000_000);
+  }
 }
