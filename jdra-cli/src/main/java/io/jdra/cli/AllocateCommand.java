@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code jdra allocate}: offline allocation of the claims in the input files for one node, the
- * allocator's conformance entry point. Exit 0 with the allocated claims on stdout, 2 when they do
- * not fit (why, on stderr), 1 for bad input or allocation errors.
+ * allocator's conformance entry point. Exit 0 with the allocated claims on stdout (none when there
+ * is nothing to allocate), 2 when they do not fit (why, on stderr), 1 for bad input or allocation
+ * errors.
  */
 @Command(
     name = "allocate",
@@ -42,8 +43,8 @@ import picocli.CommandLine.Spec;
       "Inputs: DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaims and optionally one"
           + " Node (YAML or JSON, several documents or kind: List). Claims with status.allocation"
           + " are in use; the others are allocated together, in input order.",
-      "Exit codes: 0 allocated (claims printed), 2 cannot allocate on this node (why, on stderr),"
-          + " 1 bad input or allocation error."
+      "Exit codes: 0 allocated (claims printed; nothing to allocate is success too), 2 cannot"
+          + " allocate on this node (why, on stderr), 1 bad input or allocation error."
     })
 final class AllocateCommand implements Callable<Integer> {
   static final int EXIT_UNSCHEDULABLE = 2;
@@ -99,8 +100,12 @@ final class AllocateCommand implements Callable<Integer> {
       (allocated ? inUse : pending).add(c);
     }
     if (pending.isEmpty()) {
-      throw new UserException(
-          "no ResourceClaim to allocate: every claim in the input has status.allocation");
+      // Upstream's allocator returns an empty result for no claims; scripts may feed any state.
+      err.println(
+          in.claims().isEmpty()
+              ? "note: nothing to allocate: the input has no ResourceClaim"
+              : "note: nothing to allocate: every ResourceClaim in the input has status.allocation");
+      return print(List.of());
     }
     AllocatorFeatures features = AllocatorFeatures.from(gates);
     List<ResourceSlice> slices = in.slices();
@@ -142,8 +147,13 @@ final class AllocateCommand implements Callable<Integer> {
               .endStatus()
               .build());
     }
+    return print(printed);
+  }
+
+  /** Prints the claims (none: nothing as YAML, an empty List as JSON, as kubectl) and exits 0. */
+  private int print(List<ResourceClaim> claims) {
     PrintWriter out = spec.commandLine().getOut();
-    out.print(OutputWriter.write(printed, output));
+    out.print(OutputWriter.write(claims, output));
     out.flush();
     return 0;
   }

@@ -256,6 +256,75 @@ class AllocateCommandTest {
     assertThat(r.err()).contains("claim ns/new:").contains("1 already allocated");
   }
 
+  static final String CLASS_AND_SLICE =
+      """
+      apiVersion: resource.k8s.io/v1
+      kind: DeviceClass
+      metadata: {name: c}
+      ---
+      apiVersion: resource.k8s.io/v1
+      kind: ResourceSlice
+      metadata: {name: s}
+      spec:
+        driver: d.example.com
+        nodeName: n1
+        pool: {name: n1, generation: 1, resourceSliceCount: 1}
+        devices: [{name: dev-0}]
+      """;
+
+  static final String ALLOCATED_CLAIM =
+      """
+      ---
+      apiVersion: resource.k8s.io/v1
+      kind: ResourceClaim
+      metadata: {name: old, namespace: ns}
+      spec:
+        devices:
+          requests: [{name: r, exactly: {deviceClassName: c}}]
+      status:
+        allocation:
+          devices:
+            results: [{request: r, driver: d.example.com, pool: n1, device: dev-0}]
+      """;
+
+  /** name, input, output format, stdout, the note on stderr. */
+  static Stream<Arguments> nothingToAllocate() {
+    String noClaim = "note: nothing to allocate: the input has no ResourceClaim\n";
+    String allAllocated =
+        "note: nothing to allocate: every ResourceClaim in the input has status.allocation\n";
+    String emptyList =
+        """
+        {
+          "apiVersion" : "v1",
+          "kind" : "List",
+          "items" : [ ]
+        }
+        """;
+    return Stream.of(
+        Arguments.of("no claim, yaml", CLASS_AND_SLICE, "yaml", "", noClaim),
+        Arguments.of("no claim, json", CLASS_AND_SLICE, "json", emptyList, noClaim),
+        Arguments.of("no object at all", "", "yaml", "", noClaim),
+        Arguments.of(
+            "all allocated, yaml", CLASS_AND_SLICE + ALLOCATED_CLAIM, "yaml", "", allAllocated),
+        Arguments.of(
+            "all allocated, json",
+            CLASS_AND_SLICE + ALLOCATED_CLAIM,
+            "json",
+            emptyList,
+            allAllocated));
+  }
+
+  /** Upstream's allocator gives an empty result for no claims; scripts feed any cluster state. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("nothingToAllocate")
+  void nothingToAllocateSucceeds(String name, String input, String format, String out, String err)
+      throws IOException {
+    Result r = run("allocate", "-f", write(input).toString(), "--node", "n1", "-o", format);
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).isEqualTo(out);
+    assertThat(r.err()).isEqualTo(err);
+  }
+
   private Path write(String yaml) throws IOException {
     Path f = Files.createTempFile(tmp, "in", ".yaml");
     Files.writeString(f, yaml);
