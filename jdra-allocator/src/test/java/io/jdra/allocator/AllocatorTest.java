@@ -536,6 +536,11 @@ class AllocatorTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void allocates(String name, Case c) throws Exception {
+    check(c);
+  }
+
+  /** Runs one case: its picks, its error (classified), or unschedulable. */
+  static void check(Case c) throws Exception {
     Allocator allocator =
         Allocator.create(c.features(), c.state(), DeviceClassLister.of(c.classes()), c.slices());
     if (c.error() != null && !c.error().equals(UNSCHEDULABLE)) {

@@ -156,7 +156,9 @@ public final class Fixtures {
     return d;
   }
 
-  /** A device; attrs alternate name, value (String, Long/Integer, Boolean, or List). */
+  /**
+   * A device; attrs alternate name, value (String, Long/Integer, Boolean, List or DeviceAttribute).
+   */
   static Device device(String name, Object... attrs) {
     Map<String, DeviceAttribute> a = new LinkedHashMap<>();
     for (int i = 0; i + 1 < attrs.length; i += 2) {
@@ -167,6 +169,9 @@ public final class Fixtures {
 
   @SuppressWarnings("unchecked")
   static DeviceAttribute attr(Object v) {
+    if (v instanceof DeviceAttribute given) {
+      return given;
+    }
     DeviceAttribute a = new DeviceAttribute();
     if (v instanceof String s) {
       a.setString(s);

@@ -19,6 +19,12 @@ public final class DeviceInput {
   private final String driver;
   private final boolean allowMultipleAllocations;
   private final DeviceValue value;
+  private final DomainsView attributes;
+  // The attribute check's outcome per DRAListTypeAttributes setting: unset, OK or the error.
+  // Racing threads compute the same value, so plain volatile fields suffice.
+  private volatile String checkedWithLists;
+  private volatile String checkedWithoutLists;
+  private static final String OK = new String("ok");
 
   private DeviceInput(
       String driver,
@@ -27,10 +33,11 @@ public final class DeviceInput {
       boolean allowMultipleAllocations) {
     this.driver = Objects.requireNonNull(driver, "driver");
     this.allowMultipleAllocations = allowMultipleAllocations;
+    this.attributes = new DomainsView(driver, attributes, DomainsView.Kind.ATTRIBUTES);
     this.value =
         new DeviceValue(
             driver,
-            new DomainsView(driver, attributes, DomainsView.Kind.ATTRIBUTES),
+            this.attributes,
             new DomainsView(driver, capacity, DomainsView.Kind.CAPACITY),
             allowMultipleAllocations);
   }
@@ -60,6 +67,25 @@ public final class DeviceInput {
 
   DeviceValue celValue() {
     return value;
+  }
+
+  /**
+   * Why no selector can be evaluated on this device, as upstream converts every attribute before
+   * each evaluation: an attribute without a value, a list value while {@code listTypeAttributes} is
+   * off, a version that does not parse. Null when every attribute converts. Computed once.
+   */
+  String attributeError(boolean listTypeAttributes) {
+    String checked = listTypeAttributes ? checkedWithLists : checkedWithoutLists;
+    if (checked == null) {
+      String error = attributes.firstAttributeError(listTypeAttributes);
+      checked = error == null ? OK : error;
+      if (listTypeAttributes) {
+        checkedWithLists = checked;
+      } else {
+        checkedWithoutLists = checked;
+      }
+    }
+    return checked == OK ? null : checked;
   }
 
   /**

@@ -107,7 +107,13 @@ public final class DeviceSelectorCompiler {
       CelRuntime.Program program = environment.cel().createProgram(ast);
       boolean trackCost = maxCost > options.costLimit();
       return CompilationResult.ok(
-          new SelectorProgram(expression, program, maxCost, trackCost, options.costLimit()));
+          new SelectorProgram(
+              expression,
+              program,
+              maxCost,
+              trackCost,
+              options.costLimit(),
+              options.listTypeAttributes()));
     } catch (Exception e) {
       return CompilationResult.failed(
           expression,

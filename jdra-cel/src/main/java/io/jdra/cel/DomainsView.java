@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * {@code device.attributes} or {@code device.capacity}: domain -> (id -> value), over the device's
@@ -103,11 +104,38 @@ final class DomainsView extends LazyMapValue {
   }
 
   /**
-   * Converts an attribute as upstream does. fabric8 gives empty lists for absent list fields, so a
-   * list counts as set only when it is not empty (validation forbids empty lists).
+   * The error upstream raises before evaluating any selector on this device (it converts every
+   * attribute first): the first attribute, by name, that has no value, a list value while {@code
+   * lists} (DRAListTypeAttributes) is off, or a version that does not parse; null when all convert.
    */
+  String firstAttributeError(boolean lists) {
+    if (kind != Kind.ATTRIBUTES || raw.isEmpty()) {
+      return null;
+    }
+    for (String name : new TreeSet<>(raw.keySet())) {
+      try {
+        attributeValue(name, raw.get(name), lists);
+      } catch (AttributeException e) {
+        return e.getMessage();
+      }
+    }
+    return null;
+  }
+
   private static Object attributeValue(String name, Object raw) {
+    return attributeValue(name, raw, true);
+  }
+
+  /**
+   * Converts an attribute as upstream does. fabric8 gives empty lists for absent list fields, so a
+   * list counts as set only when it is not empty (validation forbids empty lists). Without {@code
+   * lists}, list values are not looked at, so a list-only attribute has no supported value.
+   */
+  private static Object attributeValue(String name, Object raw, boolean lists) {
     if (raw instanceof DeviceAttribute a) {
+      if (!lists) {
+        return scalarValue(name, a);
+      }
       if (notEmpty(a.getInts())) {
         return ImmutableList.copyOf(a.getInts());
       }
@@ -120,21 +148,32 @@ final class DomainsView extends LazyMapValue {
       if (notEmpty(a.getVersions())) {
         return versions(name, a.getVersions());
       }
-      if (a.getInt() != null) {
-        return a.getInt();
-      }
-      if (a.getBool() != null) {
-        return a.getBool();
-      }
-      if (a.getString() != null) {
-        return a.getString();
-      }
-      if (a.getVersion() != null) {
-        return version(name, a.getVersion());
-      }
-      throw new AttributeException("attribute " + name + ": unsupported attribute value");
+      return scalarValue(name, a);
+    }
+    if (!lists && raw instanceof List<?>) {
+      throw unsupported(name);
     }
     return plainValue(name, raw);
+  }
+
+  private static Object scalarValue(String name, DeviceAttribute a) {
+    if (a.getInt() != null) {
+      return a.getInt();
+    }
+    if (a.getBool() != null) {
+      return a.getBool();
+    }
+    if (a.getString() != null) {
+      return a.getString();
+    }
+    if (a.getVersion() != null) {
+      return version(name, a.getVersion());
+    }
+    throw unsupported(name);
+  }
+
+  private static AttributeException unsupported(String name) {
+    return new AttributeException("attribute " + name + ": unsupported attribute value");
   }
 
   private static boolean notEmpty(List<?> list) {

@@ -11,18 +11,21 @@ final class SelectorProgram implements CompiledSelector {
   private final long maxCost;
   private final boolean trackCost;
   private final long costLimit;
+  private final boolean listTypeAttributes;
 
   SelectorProgram(
       String expression,
       CelRuntime.Program program,
       long maxCost,
       boolean trackCost,
-      long costLimit) {
+      long costLimit,
+      boolean listTypeAttributes) {
     this.expression = expression;
     this.program = program;
     this.maxCost = maxCost;
     this.trackCost = trackCost;
     this.costLimit = costLimit;
+    this.listTypeAttributes = listTypeAttributes;
   }
 
   @Override
@@ -42,6 +45,11 @@ final class SelectorProgram implements CompiledSelector {
 
   @Override
   public boolean matches(DeviceInput device) throws CelEvaluationException {
+    String attributeError = device.attributeError(listTypeAttributes);
+    if (attributeError != null) {
+      // Upstream fails before evaluating, whether or not the expression reads that attribute.
+      throw new CelEvaluationException(attributeError);
+    }
     DeviceValue value = device.celValue();
     CelVariableResolver vars =
         name -> "device".equals(name) ? Optional.of(value) : Optional.empty();
