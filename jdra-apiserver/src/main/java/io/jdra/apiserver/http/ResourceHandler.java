@@ -358,19 +358,26 @@ final class ResourceHandler {
     String ns = r.type().namespaced() ? r.namespace() : null;
     ListPage page = service.store(r.type()).list(ns, null, s.predicate(), 0);
     List<CompletableFuture<StoredObject>> futures = new ArrayList<>();
+    // As upstream, one item that may not be deleted fails the request but not the other items.
+    ApiException[] refused = {null};
     for (StoredObject item : page.items()) {
       try {
         futures.add(
             service.delete(r.type(), item.namespace(), item.name(), o).thenApply(d -> d.object()));
       } catch (ApiException e) {
-        if (e.code() != 404) {
-          throw e;
+        if (e.code() != 404 && refused[0] == null) {
+          refused[0] = e;
         }
       }
     }
     CompletableFuture<List<StoredObject>> all =
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
-            .thenApply(v -> futures.stream().map(CompletableFuture::join).toList());
+            .thenApply(v -> {
+              if (refused[0] != null) {
+                throw refused[0];
+              }
+              return futures.stream().map(CompletableFuture::join).toList();
+            });
     respond(
         r,
         all,

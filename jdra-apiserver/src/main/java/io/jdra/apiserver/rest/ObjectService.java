@@ -1,6 +1,7 @@
 package io.jdra.apiserver.rest;
 
 import io.jdra.apiserver.admission.Admission;
+import io.jdra.apiserver.admission.NamespaceLifecycle;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.storage.ResourceStore;
@@ -350,6 +351,7 @@ public final class ObjectService {
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {
       StoredObject current = get(t, ns, name);
+      NamespaceLifecycle.checkDelete(t, name);
       checkPreconditions(t, name, current, o);
       ObjectNode obj = Json.parseObject(current.json());
       ObjectNode next = Strategies.beginDelete(t, obj, o, clock.instant());
