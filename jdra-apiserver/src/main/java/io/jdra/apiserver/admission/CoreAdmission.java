@@ -45,10 +45,27 @@ public final class CoreAdmission implements Admission {
       }
       case "/Pod" -> {
         if (main) {
+          List<Cause> missing = requiredContainers(obj);
+          if (!missing.isEmpty()) {
+            return missing;
+          }
           pod(r, obj, create);
         }
       }
       default -> {}
+    }
+    return List.of();
+  }
+
+  /**
+   * Upstream's pod validation requires at least one container, on create and on update: a spec
+   * removed by a patch (e.g. a strategic {@code $patch: replace}) is refused, not stored.
+   */
+  private static List<Cause> requiredContainers(ObjectNode pod) {
+    ObjectNode spec = obj(pod, "spec");
+    ArrayNode containers = spec == null ? null : Trees.arr(spec, "containers");
+    if (containers == null || containers.isEmpty()) {
+      return List.of(new Cause("FieldValueRequired", "Required value", "spec.containers"));
     }
     return List.of();
   }

@@ -2,6 +2,7 @@ package io.jdra.apiserver.http;
 
 import io.jdra.api.validation.GoFormat;
 import io.jdra.apiserver.patch.StrictDecoding;
+import io.jdra.apiserver.patch.TypeCheck;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.ApiException;
 import io.jdra.apiserver.rest.Cause;
@@ -122,6 +123,18 @@ final class FieldValidation {
   /** As {@link #checkBody(Request, Directive, Bodies.Parsed, byte[], String, ResourceType)}. */
   static void checkBody(
       Request r, Directive d, Bodies.Parsed body, byte[] raw, String apiVersion, String kind) {
+    // a value of the wrong type fails decoding itself, before any strict check
+    String typeError = TypeCheck.decodeError(apiVersion, kind, body.object());
+    if (typeError != null) {
+      throw ApiException.badRequest(
+          kind
+              + " in version \""
+              + apiVersion.substring(apiVersion.indexOf('/') + 1)
+              + "\" cannot be handled as a "
+              + kind
+              + ": "
+              + typeError);
+    }
     if (d != Directive.IGNORE) {
       List<String> errors = bodyErrors(body, raw, apiVersion, kind);
       if (!errors.isEmpty() && d == Directive.STRICT) {
@@ -224,9 +237,16 @@ final class FieldValidation {
       String apiVersion,
       ResourceType t,
       ObjectNode patched) {
+    boolean apply = patchType.equals("application/apply-patch+yaml");
+    String typeError = TypeCheck.decodeError(apiVersion, t.kind(), patched);
+    if (typeError != null) {
+      // upstream decodes the patched object into its Go type; apply fails building its typed value
+      throw apply
+          ? ApiException.badRequest(typeError)
+          : invalidPatch(Json.MAPPER.writeValueAsString(patched), typeError);
+    }
     if (d != Directive.IGNORE) {
       List<String> errors = new ArrayList<>(bodyErrors);
-      boolean apply = patchType.equals("application/apply-patch+yaml");
       boolean smp = patchType.equals("application/strategic-merge-patch+json");
       if (!apply) {
         errors.addAll(
