@@ -3,6 +3,7 @@ package io.jdra.cli;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.cli.logging.LogFormat;
 import io.jdra.cli.logging.LoggingConfig;
+import io.jdra.runtime.logging.Verbosity;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -67,6 +68,8 @@ public final class GlobalOptions {
   }
 
   void applyLogging() {
+    // Verbosity first: the logback configuration may log, and V-loggers read it.
+    Verbosity.set(verbosity);
     LoggingConfig.set(new LoggingConfig(verbosity, loggingFormat));
   }
 

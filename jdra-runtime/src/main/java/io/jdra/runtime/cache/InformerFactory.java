@@ -1,0 +1,137 @@
+package io.jdra.runtime.cache;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.jdra.runtime.Ctx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Shared informers per type, as client-go's {@code SharedInformerFactory}, over fabric8's {@link
+ * SharedIndexInformer} (list+watch, reconnects, indexers: fabric8 does the work, this class only
+ * shares and starts them).
+ *
+ * <p>Use: create the informers a component needs ({@link #informer}), add indexers and handlers,
+ * then {@link #start(Ctx)}; wait with {@link #waitForCacheSync} before workers start. Informers
+ * asked for after {@code start} are started by the next {@code start} call, as upstream. No resync
+ * (period 0), as upstream controllers use. Thread-safe.
+ */
+public final class InformerFactory {
+  private final KubernetesClient client;
+  private final Map<Key, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+  private final Map<Key, CompletableFuture<Void>> started = new LinkedHashMap<>();
+  private boolean stopped;
+
+  private record Key(Class<?> type, String namespace) {}
+
+  public InformerFactory(KubernetesClient client) {
+    this.client = client;
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** The shared informer for all objects of this type in all namespaces (created on first use). */
+  public <T extends HasMetadata> SharedIndexInformer<T> informer(Class<T> type) {
+    return informer(type, null);
+  }
+
+  /** The shared informer for objects of this type in one namespace (null: all namespaces). */
+  @SuppressWarnings("unchecked")
+  public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(
+      Class<T> type, String namespace) {
+    Key key = new Key(type, namespace);
+    return (SharedIndexInformer<T>)
+        informers.computeIfAbsent(
+            key,
+            k ->
+                namespace == null
+                    ? client.resources(type).inAnyNamespace().runnableInformer(0)
+                    : client.resources(type).inNamespace(namespace).runnableInformer(0));
+  }
+
+  /** A lister over the shared informer of this type (all namespaces). */
+  public <T extends HasMetadata> Lister<T> lister(Class<T> type) {
+    return Lister.of(informer(type));
+  }
+
+  /**
+   * Starts the informers not started yet; they stop when {@code ctx} is cancelled or {@link #stop}
+   * is called. Returns at once.
+   */
+  public void start(Ctx ctx) {
+    List<Map.Entry<Key, SharedIndexInformer<?>>> toStart;
+    synchronized (this) {
+      if (stopped) {
+        throw new IllegalStateException("informer factory already stopped");
+      }
+      toStart = new ArrayList<>();
+      for (var e : informers.entrySet()) {
+        if (!started.containsKey(e.getKey())) {
+          toStart.add(e);
+        }
+      }
+      for (var e : toStart) {
+        ctx.logger().v(3).info("Starting informer", "type", e.getKey().type().getSimpleName());
+        started.put(e.getKey(), e.getValue().start().toCompletableFuture());
+      }
+    }
+    ctx.onCancel(this::stop);
+  }
+
+  /**
+   * Waits until every started informer has listed once (client-go's {@code WaitForCacheSync}).
+   * Returns false on timeout, on cancellation of {@code ctx}, or when an informer failed to start.
+   */
+  public boolean waitForCacheSync(Ctx ctx, Duration timeout) {
+    CompletableFuture<Void> all;
+    synchronized (this) {
+      all = CompletableFuture.allOf(started.values().toArray(CompletableFuture[]::new));
+    }
+    CompletableFuture<Object> either = CompletableFuture.anyOf(all, ctx.done());
+    try {
+      either.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return !ctx.isCancelled() && synced();
+    } catch (TimeoutException | ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Whether every started informer has synced (and at least one was started). */
+  public synchronized boolean synced() {
+    if (started.isEmpty()) {
+      return false;
+    }
+    for (Key k : started.keySet()) {
+      if (!informers.get(k).hasSynced()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Stops all informers. Idempotent. */
+  public void stop() {
+    List<SharedIndexInformer<?>> all;
+    synchronized (this) {
+      if (stopped) {
+        return;
+      }
+      stopped = true;
+      all = new ArrayList<>(informers.values());
+    }
+    all.forEach(SharedIndexInformer::stop);
+  }
+}

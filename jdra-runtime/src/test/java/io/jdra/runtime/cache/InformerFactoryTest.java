@@ -1,0 +1,96 @@
+package io.jdra.runtime.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.clock.Clock;
+import io.jdra.testing.apiserver.WithApiServer;
+import io.jdra.testing.objects.Make;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** Informers, listers and handler removal against the embedded API server. */
+@WithApiServer
+class InformerFactoryTest {
+  @Test
+  void informersSyncListAndIndexAndHandlersStopOnCancel(KubernetesClient client) {
+    client.resource(Make.claim("before").namespace("default").request("gpu").obj()).create();
+    InformerFactory factory = new InformerFactory(client);
+    Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
+    try {
+      SharedIndexInformer<ResourceClaim> claims = factory.informer(ResourceClaim.class);
+      assertThat(factory.informer(ResourceClaim.class)).as("shared per type").isSameAs(claims);
+      claims.addIndexers(
+          Map.of(
+              "by-class",
+              c ->
+                  List.of(
+                      c.getSpec()
+                          .getDevices()
+                          .getRequests()
+                          .get(0)
+                          .getExactly()
+                          .getDeviceClassName())));
+      Ctx handlerCtx = ctx.withCancel();
+      List<String> seen = new CopyOnWriteArrayList<>();
+      Handlers.add(handlerCtx, claims, recorder(seen));
+      factory.informer(Pod.class);
+
+      factory.start(ctx);
+      assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();
+      assertThat(factory.synced()).isTrue();
+
+      Lister<ResourceClaim> lister = factory.lister(ResourceClaim.class);
+      assertThat(lister.get("default", "before")).isPresent();
+      assertThat(lister.list("default")).hasSize(1);
+      assertThat(lister.byIndex("by-class", "gpu")).hasSize(1);
+      await().untilAsserted(() -> assertThat(seen).containsExactly("add before"));
+
+      handlerCtx.cancel();
+      client.resource(Make.claim("after").namespace("default").request("gpu").obj()).create();
+      await().untilAsserted(() -> assertThat(lister.get("default", "after")).isPresent());
+      assertThat(seen).as("removed handler saw nothing more").containsExactly("add before");
+    } finally {
+      ctx.cancel();
+    }
+    assertThat(factory.synced()).isTrue();
+  }
+
+  @Test
+  void waitForCacheSyncReturnsFalseOnACancelledContext(KubernetesClient client) {
+    InformerFactory factory = new InformerFactory(client);
+    Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
+    factory.informer(Pod.class, "nowhere");
+    ctx.cancel();
+    assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(5))).isFalse();
+    factory.stop();
+  }
+
+  private static ResourceEventHandler<ResourceClaim> recorder(List<String> seen) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(ResourceClaim obj) {
+        seen.add("add " + obj.getMetadata().getName());
+      }
+
+      @Override
+      public void onUpdate(ResourceClaim oldObj, ResourceClaim newObj) {
+        seen.add("update " + newObj.getMetadata().getName());
+      }
+
+      @Override
+      public void onDelete(ResourceClaim obj, boolean deletedFinalStateUnknown) {
+        seen.add("delete " + obj.getMetadata().getName());
+      }
+    };
+  }
+}
