@@ -1,0 +1,232 @@
+package io.jdra.controllers.resourceclaim;
+
+import static io.jdra.runtime.logging.Klog.kobj;
+import static io.jdra.runtime.logging.Klog.kref;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.runtime.Ctx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Upstream syncClaim: drops {@code reservedFor} entries of pods that are gone, replaced or done;
+ * deallocates a claim whose last consumer left (or that is being deleted unused) and removes the
+ * finalizer; deletes a generated claim whose pod will not run. Runs in a worker.
+ */
+final class SyncClaim {
+  private final Deps deps;
+
+  SyncClaim(Deps deps) {
+    this.deps = deps;
+  }
+
+  void sync(Ctx ctx, String namespace, String name) {
+    Optional<ResourceClaim> found = deps.claims().get(namespace, name);
+    if (found.isEmpty()) {
+      ctx.logger().v(5).info("Claim not found");
+      return;
+    }
+    ResourceClaim claim = found.get();
+    List<ResourceClaimConsumerReference> reserved = ResourceClaims.reservedFor(claim);
+    List<ResourceClaimConsumerReference> valid = new ArrayList<>(reserved.size());
+    for (ResourceClaimConsumerReference ref : reserved) {
+      // Consumers that are not pods are opaque here: keep them, still clean up the pods
+      // (upstream #136406 made a single such entry block every cleanup).
+      if (!ResourceClaims.isPodReference(ref) || keepPodEntry(ctx, claim, ref)) {
+        valid.add(ref);
+      }
+    }
+    boolean finalizer = finalizers(claim).contains(ResourceClaims.FINALIZER);
+    ctx.logger()
+        .v(5)
+        .info(
+            "Claim reserved for counts",
+            "currentCount",
+            reserved.size(),
+            "updatedCount",
+            valid.size(),
+            "builtinController",
+            finalizer);
+    if (valid.size() < reserved.size()) {
+      release(ctx, claim, valid);
+    } else if (finalizer && isDeleting(claim) && valid.isEmpty()) {
+      deallocateDeleted(ctx, claim);
+    }
+    if (valid.isEmpty()) {
+      deleteIfPodDone(ctx, claim);
+    }
+  }
+
+  /**
+   * Upstream's three cases for a pod entry: seen deleted (drop), in the informer (drop when
+   * replaced or done), unknown to the informer (ask the API server: the scheduler may have
+   * reserved the claim for a pod the informer has not delivered yet).
+   */
+  private boolean keepPodEntry(Ctx ctx, ResourceClaim claim, ResourceClaimConsumerReference ref) {
+    String uid = Objects.requireNonNullElse(ref.getUid(), "");
+    if (deps.deletedPods().has(uid)) {
+      ctx.logger().v(6).info("Remove reservation because pod is known to be deleted", "pod", ref.getName());
+      return false;
+    }
+    String ns = claim.getMetadata().getNamespace();
+    Optional<Pod> cached = deps.pods().get(ns, ref.getName());
+    if (cached.isEmpty()) {
+      Pod live = livePod(ns, ref.getName());
+      if (live == null || !uid.equals(Pods.uid(live))) {
+        ctx.logger().v(6).info("Remove reservation because pod is gone or got replaced", "pod", kref(ns, ref.getName()));
+        return false;
+      }
+      return true;
+    }
+    Pod pod = cached.get();
+    if (!uid.equals(Pods.uid(pod))) {
+      ctx.logger().v(6).info("Remove reservation because pod got replaced with new instance", "pod", kobj(pod));
+      return false;
+    }
+    if (Pods.isDone(pod)) {
+      ctx.logger().v(6).info("Remove reservation because pod will not run anymore", "pod", kobj(pod));
+      return false;
+    }
+    return true;
+  }
+
+  private Pod livePod(String namespace, String name) {
+    try {
+      return deps.client().pods().inNamespace(namespace).withName(name).get();
+    } catch (KubernetesClientException e) {
+      throw SyncException.wrap("get pod " + namespace + "/" + name, e);
+    }
+  }
+
+  /**
+   * Writes the shorter {@code reservedFor} (an update, so that it fails if anything changed
+   * meanwhile). When no consumer is left, the allocation goes in the same write: the claim can be
+   * allocated afresh for its next consumer and its devices are free for others. Then the
+   * finalizer goes, as nothing protects an unallocated claim.
+   */
+  private void release(Ctx ctx, ResourceClaim claim, List<ResourceClaimConsumerReference> valid) {
+    ResourceClaimBuilder b = new ResourceClaimBuilder(claim);
+    b.editOrNewStatus().withReservedFor(valid).endStatus();
+    boolean deallocate =
+        valid.isEmpty() && finalizers(claim).contains(ResourceClaims.FINALIZER);
+    if (deallocate) {
+      b.editStatus().withAllocation(null).withDevices(List.of()).endStatus();
+    }
+    ResourceClaim updated = updateStatus(b.build());
+    ctx.logger()
+        .v(2)
+        .info(
+            deallocate ? "Deallocated claim" : "Removed reservations",
+            "claim",
+            kobj(claim),
+            "reservedFor",
+            valid.size());
+    if (updated.getStatus() == null || updated.getStatus().getAllocation() == null) {
+      removeFinalizer(ctx, updated);
+    }
+  }
+
+  /**
+   * A claim being deleted with no consumer: clear a left-over allocation (a claim that stopped
+   * being used but stayed allocated), then unblock its removal.
+   */
+  private void deallocateDeleted(Ctx ctx, ResourceClaim claim) {
+    ResourceClaim current = claim;
+    if (claim.getStatus() != null && claim.getStatus().getAllocation() != null) {
+      current =
+          updateStatus(
+              new ResourceClaimBuilder(claim)
+                  .editStatus()
+                  .withAllocation(null)
+                  .withDevices(List.of())
+                  .endStatus()
+                  .build());
+      ctx.logger().v(2).info("Deallocated claim being deleted", "claim", kobj(claim));
+    }
+    removeFinalizer(ctx, current);
+  }
+
+  private void removeFinalizer(Ctx ctx, ResourceClaim claim) {
+    List<String> finalizers = new ArrayList<>(finalizers(claim));
+    if (!finalizers.remove(ResourceClaims.FINALIZER)) {
+      return;
+    }
+    ResourceClaim updated =
+        new ResourceClaimBuilder(claim).editMetadata().withFinalizers(finalizers).endMetadata().build();
+    try {
+      deps.client()
+          .resources(ResourceClaim.class)
+          .inNamespace(claim.getMetadata().getNamespace())
+          .resource(updated)
+          .update();
+    } catch (KubernetesClientException e) {
+      throw SyncException.wrap("remove finalizer of claim " + kobj(claim), e);
+    }
+    ctx.logger().v(2).info("Removed finalizer", "claim", kobj(claim), "finalizer", ResourceClaims.FINALIZER);
+  }
+
+  private ResourceClaim updateStatus(ResourceClaim claim) {
+    try {
+      return deps.client()
+          .resources(ResourceClaim.class)
+          .inNamespace(claim.getMetadata().getNamespace())
+          .resource(claim)
+          .updateStatus();
+    } catch (KubernetesClientException e) {
+      throw SyncException.wrap("update status of claim " + kobj(claim), e);
+    }
+  }
+
+  /**
+   * An unreserved claim generated for a pod (from a template, or for extended resources) is
+   * deleted once that pod will not run: replaced, terminated, deleted before scheduling, or seen
+   * deleted. A pod merely missing from the informer may not have arrived yet; the garbage
+   * collector removes claims of pods that are really gone.
+   */
+  private void deleteIfPodDone(Ctx ctx, ResourceClaim claim) {
+    OwnerReference owner = Indexes.owningPod(claim);
+    if (owner == null) {
+      ctx.logger().v(5).info("Claim not generated for a pod", "claim", kobj(claim));
+      return;
+    }
+    String ns = claim.getMetadata().getNamespace();
+    Optional<Pod> pod = deps.pods().get(ns, owner.getName());
+    boolean done =
+        pod.map(p -> !Objects.equals(Pods.uid(p), owner.getUid()) || Pods.isDone(p))
+            .orElse(deps.deletedPods().has(Objects.requireNonNullElse(owner.getUid(), "")));
+    if (!done) {
+      ctx.logger().v(6).info("Pod may still use the claim, not deleting it", "claim", kobj(claim), "pod", kref(ns, owner.getName()));
+      return;
+    }
+    if (isDeleting(claim)) {
+      return;
+    }
+    ctx.logger().v(5).info("Deleting unused generated claim", "claim", kobj(claim), "pod", kref(ns, owner.getName()));
+    try {
+      deps.client()
+          .resources(ResourceClaim.class)
+          .inNamespace(ns)
+          .withName(claim.getMetadata().getName())
+          .delete();
+    } catch (KubernetesClientException e) {
+      throw SyncException.wrap("delete claim " + kobj(claim), e);
+    }
+  }
+
+  private static boolean isDeleting(ResourceClaim claim) {
+    return claim.getMetadata().getDeletionTimestamp() != null;
+  }
+
+  private static List<String> finalizers(ResourceClaim claim) {
+    List<String> f = claim.getMetadata().getFinalizers();
+    return f == null ? List.of() : f;
+  }
+}

@@ -1,0 +1,273 @@
+package io.jdra.controllers.resourceclaim;
+
+import static io.jdra.runtime.logging.Klog.kobj;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.jdra.api.resourceclaim.PodClaimName;
+import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.logging.Logger;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Upstream syncPod: creates the claims of a pod's templates, records them in {@code
+ * pod.status.resourceClaimStatuses}, and reserves allocated claims for pods that bypassed the
+ * scheduler. Runs in a worker; never holds a lock across an API call.
+ */
+final class SyncPod {
+  /** Upstream fieldManager: the owner of {@code pod.status.resourceClaimStatuses} entries. */
+  static final String FIELD_MANAGER = "ResourceClaimController";
+
+  /** Event reason when a claim cannot be created or found for a pod. */
+  static final String FAILED_RESOURCE_CLAIM_CREATION = "FailedResourceClaimCreation";
+
+  private final Deps deps;
+
+  SyncPod(Deps deps) {
+    this.deps = deps;
+  }
+
+  void sync(Ctx ctx, String namespace, String name) {
+    Logger log = ctx.logger();
+    Optional<Pod> found = deps.pods().get(namespace, name);
+    if (found.isEmpty()) {
+      log.v(5).info("Nothing to do for pod, it is gone");
+      return;
+    }
+    Pod pod = found.get();
+    if (Pods.isDeleted(pod)) {
+      log.v(5).info("Nothing to do for pod, it is marked for deletion");
+      return;
+    }
+    Map<String, String> newPodClaims = new LinkedHashMap<>();
+    for (PodResourceClaim podClaim : Pods.resourceClaims(pod)) {
+      try {
+        handleClaim(ctx, pod, podClaim, newPodClaims);
+      } catch (RuntimeException e) {
+        deps.events()
+            .warning(
+                pod,
+                FAILED_RESOURCE_CLAIM_CREATION,
+                "CreateResourceClaim",
+                "PodResourceClaim " + podClaim.getName() + ": " + SyncException.message(e));
+        throw SyncException.wrap(
+            "pod " + namespace + "/" + name + ", PodResourceClaim " + podClaim.getName(), e);
+      }
+    }
+    if (!newPodClaims.isEmpty()) {
+      applyClaimStatuses(pod, newPodClaims);
+    }
+    reserveForScheduledPod(ctx, pod);
+  }
+
+  /**
+   * Upstream handleClaim: makes sure the claim for one entry exists, creating it from the template
+   * unless an orphan from an earlier attempt is found; new names go into {@code newPodClaims}.
+   */
+  private void handleClaim(
+      Ctx ctx, Pod pod, PodResourceClaim podClaim, Map<String, String> newPodClaims) {
+    PodClaimName claimName = ResourceClaims.name(pod, podClaim);
+    switch (claimName) {
+      case PodClaimName.NotNeeded n -> {
+        return;
+      }
+      case PodClaimName.Unavailable u -> {
+        if (u.reason() != PodClaimName.Reason.CLAIM_NOT_FOUND) {
+          throw new SyncException("checking for claim before creating it: " + u.message());
+        }
+      }
+      case PodClaimName.Named named -> {
+        if (existingClaimIsUsable(ctx, pod, podClaim, named)) {
+          return;
+        }
+      }
+    }
+    String templateName = podClaim.getResourceClaimTemplateName();
+    if (templateName == null) {
+      return;
+    }
+    ResourceClaim claim =
+        GeneratedClaims.findPodResourceClaim(
+            pod,
+            podClaim,
+            deps.claimCache().byIndex(Indexes.CLAIM_POD_OWNER_INDEX, Pods.uid(pod)));
+    if (claim == null) {
+      claim = create(ctx, pod, podClaim, templateName);
+    }
+    newPodClaims.put(podClaim.getName(), claim.getMetadata().getName());
+  }
+
+  /**
+   * The claim named in the pod status exists and (for a template) is owned by the pod. When it was
+   * deleted by accident, or replaced by a foreign one, a new claim is generated.
+   */
+  private boolean existingClaimIsUsable(
+      Ctx ctx, Pod pod, PodResourceClaim podClaim, PodClaimName.Named named) {
+    String ns = pod.getMetadata().getNamespace();
+    Optional<ResourceClaim> claim = deps.claims().get(ns, named.name());
+    if (claim.isEmpty()) {
+      return false;
+    }
+    Optional<String> notOwned =
+        named.mustCheckOwner() ? ResourceClaims.checkIsForPod(pod, claim.get()) : Optional.empty();
+    if (notOwned.isEmpty()) {
+      ctx.logger()
+          .v(5)
+          .info(
+              "Claim already created",
+              "podClaim",
+              podClaim.getName(),
+              "resourceClaim",
+              named.name());
+      return true;
+    }
+    ctx.logger()
+        .error(
+            new IllegalStateException(notOwned.get()),
+            "Claim that was created for the pod is no longer owned by the pod, creating a new one",
+            "podClaim",
+            podClaim.getName(),
+            "resourceClaim",
+            named.name());
+    return false;
+  }
+
+  private ResourceClaim create(
+      Ctx ctx, Pod pod, PodResourceClaim podClaim, String templateName) {
+    String ns = pod.getMetadata().getNamespace();
+    ResourceClaimTemplate template =
+        deps.templates()
+            .get(ns, templateName)
+            .orElseThrow(
+                () ->
+                    new SyncException(
+                        "resource claim template \""
+                            + templateName
+                            + "\": resourceclaimtemplate.resource.k8s.io \""
+                            + templateName
+                            + "\" not found"));
+    boolean adminAccess = GeneratedClaims.needsAdminAccess(template);
+    if (adminAccess && !deps.features().adminAccess()) {
+      throw new SyncException("admin access is requested, but the feature is disabled");
+    }
+    if (!deps.features().prioritizedList() && GeneratedClaims.hasPrioritizedList(template)) {
+      throw new SyncException(
+          "template includes a prioritized list of subrequests, but the feature is disabled");
+    }
+    ResourceClaim claim = GeneratedClaims.newClaim(pod, podClaim, template);
+    ResourceClaim created;
+    try {
+      created = deps.client().resources(ResourceClaim.class).inNamespace(ns).resource(claim).create();
+    } catch (KubernetesClientException e) {
+      deps.metrics().recordCreate(false, adminAccess);
+      throw SyncException.wrap("create ResourceClaim " + claim.getMetadata().getGenerateName(), e);
+    }
+    deps.metrics().recordCreate(true, adminAccess);
+    ctx.logger().v(4).info("Created ResourceClaim", "claim", kobj(created), "pod", kobj(pod));
+    // A retry after a failed status update must find this claim even before the informer has it.
+    deps.claimCache().mutation(created);
+    return created;
+  }
+
+  /**
+   * Records the generated claims with server-side apply; the field manager owns exactly these
+   * entries of the list (a map keyed by name), so entries of others stay.
+   */
+  private void applyClaimStatuses(Pod pod, Map<String, String> newPodClaims) {
+    String ns = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    try {
+      deps.client()
+          .pods()
+          .inNamespace(ns)
+          .withName(name)
+          .subresource("status")
+          .patch(
+              new PatchContext.Builder()
+                  .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                  .withFieldManager(FIELD_MANAGER)
+                  .withForce(true)
+                  .build(),
+              PodStatusApply.body(ns, name, newPodClaims));
+    } catch (KubernetesClientException e) {
+      throw SyncException.wrap("update pod " + ns + "/" + name + " ResourceClaimStatuses", e);
+    }
+  }
+
+  /**
+   * A pod with {@code spec.nodeName} set bypassed the scheduler: reserve its allocated claims for
+   * it, as upstream does. Never for a terminal pod (upstream #141274): it would pin the claim.
+   */
+  private void reserveForScheduledPod(Ctx ctx, Pod pod) {
+    if (!Pods.isScheduled(pod)) {
+      ctx.logger().v(5).info("Nothing to do for pod, scheduler will deal with it");
+      return;
+    }
+    if (Pods.isTerminal(pod)) {
+      ctx.logger().v(5).info("Not reserving claims for terminated pod");
+      return;
+    }
+    for (PodResourceClaim podClaim : Pods.resourceClaims(pod)) {
+      PodClaimName claimName = ResourceClaims.name(pod, podClaim);
+      if (claimName instanceof PodClaimName.Unavailable u) {
+        throw new SyncException(u.message());
+      }
+      if (!(claimName instanceof PodClaimName.Named named)) {
+        continue;
+      }
+      Optional<ResourceClaim> claim = deps.claims().get(pod.getMetadata().getNamespace(), named.name());
+      if (claim.isEmpty()) {
+        continue;
+      }
+      if (named.mustCheckOwner()) {
+        ResourceClaims.checkIsForPod(pod, claim.get())
+            .ifPresent(
+                msg -> {
+                  throw new SyncException(msg);
+                });
+      }
+      if (needsReservation(pod, claim.get())) {
+        reserve(ctx, pod, claim.get());
+      }
+    }
+  }
+
+  static boolean needsReservation(Pod pod, ResourceClaim claim) {
+    return claim.getStatus() != null
+        && claim.getStatus().getAllocation() != null
+        && !ResourceClaims.isReservedForPod(pod, claim)
+        && ResourceClaims.canBeReserved(claim);
+  }
+
+  private void reserve(Ctx ctx, Pod pod, ResourceClaim claim) {
+    ResourceClaim updated =
+        new ResourceClaimBuilder(claim)
+            .editStatus()
+            .addNewReservedFor()
+            .withResource("pods")
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .endReservedFor()
+            .endStatus()
+            .build();
+    try {
+      deps.client()
+          .resources(ResourceClaim.class)
+          .inNamespace(claim.getMetadata().getNamespace())
+          .resource(updated)
+          .updateStatus();
+    } catch (KubernetesClientException e) {
+      throw SyncException.wrap("reserve claim " + kobj(claim) + " for pod", e);
+    }
+    ctx.logger().v(2).info("Reserved claim for pod", "claim", kobj(claim), "pod", kobj(pod));
+  }
+}
