@@ -176,6 +176,10 @@ public final class ResourceClaimController {
   }
 
   /** The controller's metrics (for tests and the benchmark). */
+  Deps deps() {
+    return deps;
+  }
+
   ResourceClaimMetrics metrics() {
     return deps.metrics();
   }
