@@ -1,0 +1,210 @@
+package io.jdra.controllers.manager;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.api.features.Feature;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.cache.InformerFactory;
+import io.jdra.runtime.logging.Logger;
+import io.jdra.runtime.workqueue.WorkQueueMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * jdra's kube-controller-manager: runs the selected controllers on shared informers, optionally
+ * only while holding the leader-election Lease. It does not own the process: {@link #start}
+ * returns a {@link Handle} at once, and stopping it (or cancelling the context) stops the
+ * controllers, drains their queues, stops the informers and releases the Lease, leaving no thread.
+ */
+public final class ControllerManager {
+  private ControllerManager() {}
+
+  /** A running manager. Thread-safe. */
+  public interface Handle {
+    /**
+     * Completes once this instance leads (always, without leader election), its informers have
+     * synced and its controllers run; completes exceptionally when start-up failed.
+     */
+    CompletableFuture<Void> synced();
+
+    /** Completes when everything has stopped (exceptionally if a controller failed to run). */
+    CompletableFuture<Void> terminated();
+
+    /** The registry with the controllers' and queues' metrics. */
+    PrometheusRegistry registry();
+
+    /** The controllers this manager runs, by upstream name. */
+    List<String> controllers();
+
+    /** Stops (idempotent) and waits until everything has stopped. */
+    void stop() throws InterruptedException;
+  }
+
+  /** Starts the built-in controllers selected by {@code options}. */
+  public static Handle start(Ctx ctx, KubernetesClient client, ControllerManagerOptions options) {
+    return start(ctx, client, options, Controllers.builtIn());
+  }
+
+  /**
+   * Starts the controllers of {@code registry} selected by {@code options.controllers()} whose
+   * feature gates are on.
+   *
+   * @throws IllegalArgumentException for an unknown controller name
+   */
+  public static Handle start(
+      Ctx ctx,
+      KubernetesClient client,
+      ControllerManagerOptions options,
+      List<ControllerDescriptor> registry) {
+    List<ControllerDescriptor> selected = new ArrayList<>();
+    for (ControllerDescriptor d : Controllers.select(registry, options.controllers())) {
+      if (d.requiredFeatures().stream().allMatch(f -> options.featureGates().enabled(f))) {
+        selected.add(d);
+      } else {
+        ctx.logger()
+            .info("Controller is disabled by a feature gate", "controller", d.name(),
+                "requiredFeatures", d.requiredFeatures().stream().map(Feature::gateName).toList());
+      }
+    }
+    Running running = new Running(ctx.withCancel(), client, options, selected);
+    running.start();
+    return running;
+  }
+
+  /** One started manager: a thread that runs the controllers for as long as the context lives. */
+  private static final class Running implements Handle {
+    private final Ctx ctx;
+    private final KubernetesClient client;
+    private final ControllerManagerOptions options;
+    private final List<ControllerDescriptor> descriptors;
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final CompletableFuture<Void> synced = new CompletableFuture<>();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+
+    Running(
+        Ctx ctx,
+        KubernetesClient client,
+        ControllerManagerOptions options,
+        List<ControllerDescriptor> descriptors) {
+      this.ctx = ctx;
+      this.client = client;
+      this.options = options;
+      this.descriptors = descriptors;
+    }
+
+    void start() {
+      Thread.ofPlatform()
+          .name("controller-manager")
+          .start(
+              () -> {
+                try {
+                  runControllers(ctx);
+                  terminated.complete(null);
+                } catch (Throwable t) {
+                  synced.completeExceptionally(t);
+                  terminated.completeExceptionally(t);
+                } finally {
+                  ctx.cancel();
+                  synced.completeExceptionally(new IllegalStateException("controller manager stopped"));
+                }
+              });
+    }
+
+    /**
+     * Creates the controllers (they add indexes and handlers), starts the informers, waits for
+     * them, runs every controller on its own thread and waits for all to return.
+     */
+    private void runControllers(Ctx runCtx) throws Exception {
+      Logger log = runCtx.logger();
+      InformerFactory informers = new InformerFactory(client);
+      WorkQueueMetrics queueMetrics = WorkQueueMetrics.create(registry);
+      List<Controller> controllers = new ArrayList<>();
+      for (ControllerDescriptor d : descriptors) {
+        ControllerContext cc =
+            new ControllerContext(
+                runCtx.withName(d.name()), client, informers, registry, queueMetrics,
+                options.featureGates(), options);
+        controllers.add(d.factory().create(cc));
+        log.v(3).info("Created controller", "controller", d.name());
+      }
+      try {
+        informers.start(runCtx);
+        if (!informers.waitForCacheSync(runCtx, options.syncTimeout())) {
+          if (runCtx.isCancelled()) {
+            return;
+          }
+          throw new IllegalStateException(
+              "informer caches did not sync within " + options.syncTimeout());
+        }
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new ArrayList<>();
+        for (int i = 0; i < controllers.size(); i++) {
+          Controller c = controllers.get(i);
+          String name = descriptors.get(i).name();
+          Ctx cctx = runCtx.withName(name);
+          threads.add(
+              Thread.ofPlatform()
+                  .name(name)
+                  .start(() -> runOne(cctx, name, c, failures)));
+          log.info("Started controller", "controller", name);
+        }
+        synced.complete(null);
+        for (Thread t : threads) {
+          t.join();
+        }
+        synchronized (failures) {
+          if (!failures.isEmpty()) {
+            throw new IllegalStateException("controller failed: " + failures.get(0).getMessage(), failures.get(0));
+          }
+        }
+      } finally {
+        informers.stop();
+      }
+    }
+
+    private void runOne(Ctx cctx, String name, Controller c, List<Throwable> failures) {
+      try {
+        c.run(cctx);
+      } catch (Throwable t) {
+        cctx.logger().error(t, "Controller failed", "controller", name);
+        synchronized (failures) {
+          failures.add(t);
+        }
+        // One controller that cannot run stops the manager, as upstream's start-up errors do.
+        cctx.cancel();
+        ctx.cancel();
+      }
+    }
+
+    @Override
+    public CompletableFuture<Void> synced() {
+      return synced;
+    }
+
+    @Override
+    public CompletableFuture<Void> terminated() {
+      return terminated;
+    }
+
+    @Override
+    public PrometheusRegistry registry() {
+      return registry;
+    }
+
+    @Override
+    public List<String> controllers() {
+      return descriptors.stream().map(ControllerDescriptor::name).toList();
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+      ctx.cancel();
+      try {
+        terminated.handle((v, e) -> null).get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+}
