@@ -3,8 +3,8 @@ package io.jdra.controllers.manager;
 import io.jdra.runtime.Ctx;
 
 /**
- * A controller the {@link ControllerManager} runs. Created before the shared informers start (so
- * it can add indexes and handlers), run once they have synced.
+ * A controller the {@link ControllerManager} runs. Created before the shared informers start (so it
+ * can add indexes and handlers), run once they have synced.
  */
 @FunctionalInterface
 public interface Controller {

@@ -13,9 +13,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * jdra's kube-controller-manager: runs the selected controllers on shared informers, optionally
- * only while holding the leader-election Lease. It does not own the process: {@link #start}
- * returns a {@link Handle} at once, and stopping it (or cancelling the context) stops the
- * controllers, drains their queues, stops the informers and releases the Lease, leaving no thread.
+ * only while holding the leader-election Lease. It does not own the process: {@link #start} returns
+ * a {@link Handle} at once, and stopping it (or cancelling the context) stops the controllers,
+ * drains their queues, stops the informers and releases the Lease, leaving no thread.
  */
 public final class ControllerManager {
   private ControllerManager() {}
@@ -63,8 +63,12 @@ public final class ControllerManager {
         selected.add(d);
       } else {
         ctx.logger()
-            .info("Controller is disabled by a feature gate", "controller", d.name(),
-                "requiredFeatures", d.requiredFeatures().stream().map(Feature::gateName).toList());
+            .info(
+                "Controller is disabled by a feature gate",
+                "controller",
+                d.name(),
+                "requiredFeatures",
+                d.requiredFeatures().stream().map(Feature::gateName).toList());
       }
     }
     Running running = new Running(ctx.withCancel(), client, options, selected);
@@ -96,19 +100,18 @@ public final class ControllerManager {
     void start() {
       Thread.ofPlatform()
           .name("controller-manager")
-          .start(
-              () -> {
-                try {
-                  runControllers(ctx);
-                  terminated.complete(null);
-                } catch (Throwable t) {
-                  synced.completeExceptionally(t);
-                  terminated.completeExceptionally(t);
-                } finally {
-                  ctx.cancel();
-                  synced.completeExceptionally(new IllegalStateException("controller manager stopped"));
-                }
-              });
+          .start(() -> {
+            try {
+              runControllers(ctx);
+              terminated.complete(null);
+            } catch (Throwable t) {
+              synced.completeExceptionally(t);
+              terminated.completeExceptionally(t);
+            } finally {
+              ctx.cancel();
+              synced.completeExceptionally(new IllegalStateException("controller manager stopped"));
+            }
+          });
     }
 
     /**
@@ -123,8 +126,13 @@ public final class ControllerManager {
       for (ControllerDescriptor d : descriptors) {
         ControllerContext cc =
             new ControllerContext(
-                runCtx.withName(d.name()), client, informers, registry, queueMetrics,
-                options.featureGates(), options);
+                runCtx.withName(d.name()),
+                client,
+                informers,
+                registry,
+                queueMetrics,
+                options.featureGates(),
+                options);
         controllers.add(d.factory().create(cc));
         log.v(3).info("Created controller", "controller", d.name());
       }
@@ -143,10 +151,7 @@ public final class ControllerManager {
           Controller c = controllers.get(i);
           String name = descriptors.get(i).name();
           Ctx cctx = runCtx.withName(name);
-          threads.add(
-              Thread.ofPlatform()
-                  .name(name)
-                  .start(() -> runOne(cctx, name, c, failures)));
+          threads.add(Thread.ofPlatform().name(name).start(() -> runOne(cctx, name, c, failures)));
           log.info("Started controller", "controller", name);
         }
         synced.complete(null);
@@ -155,7 +160,8 @@ public final class ControllerManager {
         }
         synchronized (failures) {
           if (!failures.isEmpty()) {
-            throw new IllegalStateException("controller failed: " + failures.get(0).getMessage(), failures.get(0));
+            throw new IllegalStateException(
+                "controller failed: " + failures.get(0).getMessage(), failures.get(0));
           }
         }
       } finally {

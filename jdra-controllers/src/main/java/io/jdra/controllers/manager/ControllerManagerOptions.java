@@ -40,7 +40,10 @@ public record ControllerManagerOptions(
           "--concurrent-resource-claim-syncs must be at least 1, got "
               + concurrentResourceClaimSyncs);
     }
-    if (leaseNamespace == null || leaseNamespace.isEmpty() || leaseName == null || leaseName.isEmpty()) {
+    if (leaseNamespace == null
+        || leaseNamespace.isEmpty()
+        || leaseName == null
+        || leaseName.isEmpty()) {
       throw new IllegalArgumentException("leader election Lease namespace and name must be set");
     }
     metricsBindAddress = metricsBindAddress == null ? "" : metricsBindAddress;
@@ -60,26 +63,74 @@ public record ControllerManagerOptions(
   }
 
   public ControllerManagerOptions withControllers(List<String> c) {
-    return new ControllerManagerOptions(c, concurrentResourceClaimSyncs, leaderElect, leaseNamespace, leaseName, metricsBindAddress, featureGates, syncTimeout);
+    return new ControllerManagerOptions(
+        c,
+        concurrentResourceClaimSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        metricsBindAddress,
+        featureGates,
+        syncTimeout);
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
-    return new ControllerManagerOptions(controllers, n, leaderElect, leaseNamespace, leaseName, metricsBindAddress, featureGates, syncTimeout);
+    return new ControllerManagerOptions(
+        controllers,
+        n,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        metricsBindAddress,
+        featureGates,
+        syncTimeout);
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
-    return new ControllerManagerOptions(controllers, concurrentResourceClaimSyncs, on, leaseNamespace, leaseName, metricsBindAddress, featureGates, syncTimeout);
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        on,
+        leaseNamespace,
+        leaseName,
+        metricsBindAddress,
+        featureGates,
+        syncTimeout);
   }
 
   public ControllerManagerOptions withLease(String namespace, String name) {
-    return new ControllerManagerOptions(controllers, concurrentResourceClaimSyncs, leaderElect, namespace, name, metricsBindAddress, featureGates, syncTimeout);
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        leaderElect,
+        namespace,
+        name,
+        metricsBindAddress,
+        featureGates,
+        syncTimeout);
   }
 
   public ControllerManagerOptions withMetricsBindAddress(String a) {
-    return new ControllerManagerOptions(controllers, concurrentResourceClaimSyncs, leaderElect, leaseNamespace, leaseName, a, featureGates, syncTimeout);
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        a,
+        featureGates,
+        syncTimeout);
   }
 
   public ControllerManagerOptions withFeatureGates(FeatureGates g) {
-    return new ControllerManagerOptions(controllers, concurrentResourceClaimSyncs, leaderElect, leaseNamespace, leaseName, metricsBindAddress, g, syncTimeout);
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        metricsBindAddress,
+        g,
+        syncTimeout);
   }
 }

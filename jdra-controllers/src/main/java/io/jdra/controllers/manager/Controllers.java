@@ -37,7 +37,10 @@ public final class Controllers {
       String name = entry.startsWith("-") ? entry.substring(1) : entry;
       if (!entry.equals("*") && registry.stream().noneMatch(d -> d.answersTo(name))) {
         throw new IllegalArgumentException(
-            "--controllers: \"" + entry + "\" is not in the list of known controllers " + known(registry));
+            "--controllers: \""
+                + entry
+                + "\" is not in the list of known controllers "
+                + known(registry));
       }
     }
     List<ControllerDescriptor> enabled = new ArrayList<>();
@@ -67,7 +70,8 @@ public final class Controllers {
   public static String known(List<ControllerDescriptor> registry) {
     Set<String> names = new LinkedHashSet<>();
     for (ControllerDescriptor d : registry) {
-      names.add(d.name() + (d.aliases().isEmpty() ? "" : " (" + String.join(", ", d.aliases()) + ")"));
+      names.add(
+          d.name() + (d.aliases().isEmpty() ? "" : " (" + String.join(", ", d.aliases()) + ")"));
     }
     return "[" + String.join(", ", names) + "]";
   }

@@ -61,8 +61,7 @@ final class ClaimMutationCache {
   private boolean known(ResourceClaim claim) {
     Optional<ResourceClaim> cached =
         lister.get(claim.getMetadata().getNamespace(), claim.getMetadata().getName());
-    return cached.isPresent()
-        && version(cached.get()) >= version(claim);
+    return cached.isPresent() && version(cached.get()) >= version(claim);
   }
 
   private static long version(ResourceClaim claim) {

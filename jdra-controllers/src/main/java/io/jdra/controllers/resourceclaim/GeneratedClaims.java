@@ -34,7 +34,8 @@ final class GeneratedClaims {
    * deletion, the template's labels and annotations plus {@code
    * resource.kubernetes.io/pod-claim-name}, and the template's spec.
    */
-  static ResourceClaim newClaim(Pod pod, PodResourceClaim podClaim, ResourceClaimTemplate template) {
+  static ResourceClaim newClaim(
+      Pod pod, PodResourceClaim podClaim, ResourceClaimTemplate template) {
     ObjectMeta templateMeta =
         template.getSpec().getMetadata() == null
             ? new ObjectMeta()
@@ -68,9 +69,9 @@ final class GeneratedClaims {
   }
 
   /**
-   * Upstream findPodResourceClaim over the claims the pod controls: the one annotated for this
-   * pod claim, or an unannotated one with the deterministic name {@code <pod>-<claim>} that
-   * Kubernetes 1.27 and older generated. The first match wins, as upstream.
+   * Upstream findPodResourceClaim over the claims the pod controls: the one annotated for this pod
+   * claim, or an unannotated one with the deterministic name {@code <pod>-<claim>} that Kubernetes
+   * 1.27 and older generated. The first match wins, as upstream.
    */
   static ResourceClaim findPodResourceClaim(
       Pod pod, PodResourceClaim podClaim, List<ResourceClaim> ownedByPod) {

@@ -33,14 +33,14 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * The ResourceClaim controller of kube-controller-manager ({@code
- * pkg/controller/resourceclaim}): creates the claims of pods' ResourceClaimTemplates and records
- * them in the pod status, keeps {@code status.reservedFor} free of pods that no longer need a
- * claim, deallocates claims nobody uses any more, and deletes generated claims of finished pods.
+ * The ResourceClaim controller of kube-controller-manager ({@code pkg/controller/resourceclaim}):
+ * creates the claims of pods' ResourceClaimTemplates and records them in the pod status, keeps
+ * {@code status.reservedFor} free of pods that no longer need a claim, deallocates claims nobody
+ * uses any more, and deletes generated claims of finished pods.
  *
  * <p>Event handlers only filter and enqueue keys {@code pod:<ns>/<name>} and {@code
- * claim:<ns>/<name>} into one rate-limited queue named {@code resource_claim}; all API calls
- * happen in workers, so a key is handled by one worker at a time, and failures are retried with
+ * claim:<ns>/<name>} into one rate-limited queue named {@code resource_claim}; all API calls happen
+ * in workers, so a key is handled by one worker at a time, and failures are retried with
  * client-go's default controller backoff. Logging: V(2) state changes, V(5) per-object decisions,
  * V(6) event handling.
  */
@@ -197,7 +197,8 @@ public final class ResourceClaimController {
 
   /** Upstream enqueuePod: claims of a pod that stopped needing them, and the pod if it has work. */
   void enqueuePod(Logger log, Pod pod, boolean deleted) {
-    String extended = deps.features().extendedResource() ? Pods.extendedResourceClaimName(pod) : null;
+    String extended =
+        deps.features().extendedResource() ? Pods.extendedResourceClaimName(pod) : null;
     if (Pods.resourceClaims(pod).isEmpty() && extended == null) {
       return;
     }
@@ -212,7 +213,8 @@ public final class ResourceClaimController {
     Pods.Decision work = podNeedsWork(pod);
     if (work.yes()) {
       log.v(6).info("Enqueuing pod", "pod", kobj(pod), "reason", work.reason());
-      queue.add(POD_KEY_PREFIX + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
+      queue.add(
+          POD_KEY_PREFIX + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
     } else {
       log.v(6).info("Not enqueuing pod", "pod", kobj(pod), "reason", work.reason());
     }
@@ -250,7 +252,8 @@ public final class ResourceClaimController {
       if (!(claimName instanceof PodClaimName.Named named)) {
         continue; // determined earlier that no claim is needed
       }
-      Optional<ResourceClaim> claim = deps.claims().get(pod.getMetadata().getNamespace(), named.name());
+      Optional<ResourceClaim> claim =
+          deps.claims().get(pod.getMetadata().getNamespace(), named.name());
       if (claim.isEmpty()) {
         if (podClaim.getResourceClaimTemplateName() != null) {
           return new Pods.Decision(true, "must create ResourceClaim from template");
@@ -290,9 +293,9 @@ public final class ResourceClaimController {
   // ---- workers ----
 
   /**
-   * Waits for the informers, then runs {@code workers} workers until {@code ctx} is cancelled;
-   * then drains: the queue stops taking keys, keys being processed finish, and the workers exit
-   * before this returns.
+   * Waits for the informers, then runs {@code workers} workers until {@code ctx} is cancelled; then
+   * drains: the queue stops taking keys, keys being processed finish, and the workers exit before
+   * this returns.
    */
   public void run(Ctx ctx, int workers) throws InterruptedException {
     Logger log = ctx.logger();
@@ -304,9 +307,7 @@ public final class ResourceClaimController {
       List<Thread> threads = new ArrayList<>();
       for (int i = 0; i < workers; i++) {
         threads.add(
-            Thread.ofPlatform()
-                .name("resource-claim-worker-" + i)
-                .start(() -> worker(ctx)));
+            Thread.ofPlatform().name("resource-claim-worker-" + i).start(() -> worker(ctx)));
       }
       ctx.done().handle((v, e) -> null).join();
       queue.shutDownWithDrain();
@@ -363,7 +364,8 @@ public final class ResourceClaimController {
     String namespace = key.substring(sep + 1, slash);
     String name = key.substring(slash + 1);
     switch (prefix) {
-      case POD_KEY_PREFIX -> syncPod.sync(ctx.withValues("pod", kref(namespace, name)), namespace, name);
+      case POD_KEY_PREFIX ->
+          syncPod.sync(ctx.withValues("pod", kref(namespace, name)), namespace, name);
       case CLAIM_KEY_PREFIX ->
           syncClaim.sync(ctx.withValues("claim", kref(namespace, name)), namespace, name);
       default -> throw new SyncException("unexpected key prefix: \"" + prefix + "\"");

@@ -14,8 +14,8 @@ import java.util.function.Supplier;
  * The controller's metrics, upstream's {@code pkg/controller/resourceclaim/metrics}: {@code
  * resourceclaim_controller_creates_total{status, admin_access}} counts create calls, and {@code
  * resourceclaim_controller_resource_claims{allocated, admin_access, source}} counts the claims in
- * the informer cache when scraped (upstream's custom collector). Created per controller instance
- * on an injected registry, so parallel tests do not share counters.
+ * the informer cache when scraped (upstream's custom collector). Created per controller instance on
+ * an injected registry, so parallel tests do not share counters.
  */
 public final class ResourceClaimMetrics {
   private final Counter creates;
@@ -46,8 +46,7 @@ public final class ResourceClaimMetrics {
                 + " 'extended_resource' (extended resources), or empty (manually created by a"
                 + " user).")
         .labelNames("allocated", "admin_access", "source")
-        .callback(
-            cb -> count(claims.get()).forEach((labels, n) -> cb.call(n, labels.toArray())))
+        .callback(cb -> count(claims.get()).forEach((labels, n) -> cb.call(n, labels.toArray())))
         .register(registry);
     return new ResourceClaimMetrics(creates);
   }

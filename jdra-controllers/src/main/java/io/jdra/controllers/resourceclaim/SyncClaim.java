@@ -67,13 +67,15 @@ final class SyncClaim {
 
   /**
    * Upstream's three cases for a pod entry: seen deleted (drop), in the informer (drop when
-   * replaced or done), unknown to the informer (ask the API server: the scheduler may have
-   * reserved the claim for a pod the informer has not delivered yet).
+   * replaced or done), unknown to the informer (ask the API server: the scheduler may have reserved
+   * the claim for a pod the informer has not delivered yet).
    */
   private boolean keepPodEntry(Ctx ctx, ResourceClaim claim, ResourceClaimConsumerReference ref) {
     String uid = Objects.requireNonNullElse(ref.getUid(), "");
     if (deps.deletedPods().has(uid)) {
-      ctx.logger().v(6).info("Remove reservation because pod is known to be deleted", "pod", ref.getName());
+      ctx.logger()
+          .v(6)
+          .info("Remove reservation because pod is known to be deleted", "pod", ref.getName());
       return false;
     }
     String ns = claim.getMetadata().getNamespace();
@@ -81,18 +83,27 @@ final class SyncClaim {
     if (cached.isEmpty()) {
       Pod live = livePod(ns, ref.getName());
       if (live == null || !uid.equals(Pods.uid(live))) {
-        ctx.logger().v(6).info("Remove reservation because pod is gone or got replaced", "pod", kref(ns, ref.getName()));
+        ctx.logger()
+            .v(6)
+            .info(
+                "Remove reservation because pod is gone or got replaced",
+                "pod",
+                kref(ns, ref.getName()));
         return false;
       }
       return true;
     }
     Pod pod = cached.get();
     if (!uid.equals(Pods.uid(pod))) {
-      ctx.logger().v(6).info("Remove reservation because pod got replaced with new instance", "pod", kobj(pod));
+      ctx.logger()
+          .v(6)
+          .info("Remove reservation because pod got replaced with new instance", "pod", kobj(pod));
       return false;
     }
     if (Pods.isDone(pod)) {
-      ctx.logger().v(6).info("Remove reservation because pod will not run anymore", "pod", kobj(pod));
+      ctx.logger()
+          .v(6)
+          .info("Remove reservation because pod will not run anymore", "pod", kobj(pod));
       return false;
     }
     return true;
@@ -109,14 +120,13 @@ final class SyncClaim {
   /**
    * Writes the shorter {@code reservedFor} (an update, so that it fails if anything changed
    * meanwhile). When no consumer is left, the allocation goes in the same write: the claim can be
-   * allocated afresh for its next consumer and its devices are free for others. Then the
-   * finalizer goes, as nothing protects an unallocated claim.
+   * allocated afresh for its next consumer and its devices are free for others. Then the finalizer
+   * goes, as nothing protects an unallocated claim.
    */
   private void release(Ctx ctx, ResourceClaim claim, List<ResourceClaimConsumerReference> valid) {
     ResourceClaimBuilder b = new ResourceClaimBuilder(claim);
     b.editOrNewStatus().withReservedFor(valid).endStatus();
-    boolean deallocate =
-        valid.isEmpty() && finalizers(claim).contains(ResourceClaims.FINALIZER);
+    boolean deallocate = valid.isEmpty() && finalizers(claim).contains(ResourceClaims.FINALIZER);
     if (deallocate) {
       b.editStatus().withAllocation(null).withDevices(List.of()).endStatus();
     }
@@ -160,7 +170,11 @@ final class SyncClaim {
       return;
     }
     ResourceClaim updated =
-        new ResourceClaimBuilder(claim).editMetadata().withFinalizers(finalizers).endMetadata().build();
+        new ResourceClaimBuilder(claim)
+            .editMetadata()
+            .withFinalizers(finalizers)
+            .endMetadata()
+            .build();
     try {
       deps.client()
           .resources(ResourceClaim.class)
@@ -170,7 +184,9 @@ final class SyncClaim {
     } catch (KubernetesClientException e) {
       throw SyncException.wrap("remove finalizer of claim " + kobj(claim), e);
     }
-    ctx.logger().v(2).info("Removed finalizer", "claim", kobj(claim), "finalizer", ResourceClaims.FINALIZER);
+    ctx.logger()
+        .v(2)
+        .info("Removed finalizer", "claim", kobj(claim), "finalizer", ResourceClaims.FINALIZER);
   }
 
   private ResourceClaim updateStatus(ResourceClaim claim) {
@@ -186,10 +202,10 @@ final class SyncClaim {
   }
 
   /**
-   * An unreserved claim generated for a pod (from a template, or for extended resources) is
-   * deleted once that pod will not run: replaced, terminated, deleted before scheduling, or seen
-   * deleted. A pod merely missing from the informer may not have arrived yet; the garbage
-   * collector removes claims of pods that are really gone.
+   * An unreserved claim generated for a pod (from a template, or for extended resources) is deleted
+   * once that pod will not run: replaced, terminated, deleted before scheduling, or seen deleted. A
+   * pod merely missing from the informer may not have arrived yet; the garbage collector removes
+   * claims of pods that are really gone.
    */
   private void deleteIfPodDone(Ctx ctx, ResourceClaim claim) {
     OwnerReference owner = Indexes.owningPod(claim);
@@ -203,13 +219,27 @@ final class SyncClaim {
         pod.map(p -> !Objects.equals(Pods.uid(p), owner.getUid()) || Pods.isDone(p))
             .orElse(deps.deletedPods().has(Objects.requireNonNullElse(owner.getUid(), "")));
     if (!done) {
-      ctx.logger().v(6).info("Pod may still use the claim, not deleting it", "claim", kobj(claim), "pod", kref(ns, owner.getName()));
+      ctx.logger()
+          .v(6)
+          .info(
+              "Pod may still use the claim, not deleting it",
+              "claim",
+              kobj(claim),
+              "pod",
+              kref(ns, owner.getName()));
       return;
     }
     if (isDeleting(claim)) {
       return;
     }
-    ctx.logger().v(5).info("Deleting unused generated claim", "claim", kobj(claim), "pod", kref(ns, owner.getName()));
+    ctx.logger()
+        .v(5)
+        .info(
+            "Deleting unused generated claim",
+            "claim",
+            kobj(claim),
+            "pod",
+            kref(ns, owner.getName()));
     try {
       deps.client()
           .resources(ResourceClaim.class)

@@ -97,9 +97,7 @@ final class SyncPod {
     }
     ResourceClaim claim =
         GeneratedClaims.findPodResourceClaim(
-            pod,
-            podClaim,
-            deps.claimCache().byIndex(Indexes.CLAIM_POD_OWNER_INDEX, Pods.uid(pod)));
+            pod, podClaim, deps.claimCache().byIndex(Indexes.CLAIM_POD_OWNER_INDEX, Pods.uid(pod)));
     if (claim == null) {
       claim = create(ctx, pod, podClaim, templateName);
     }
@@ -141,20 +139,18 @@ final class SyncPod {
     return false;
   }
 
-  private ResourceClaim create(
-      Ctx ctx, Pod pod, PodResourceClaim podClaim, String templateName) {
+  private ResourceClaim create(Ctx ctx, Pod pod, PodResourceClaim podClaim, String templateName) {
     String ns = pod.getMetadata().getNamespace();
     ResourceClaimTemplate template =
         deps.templates()
             .get(ns, templateName)
-            .orElseThrow(
-                () ->
-                    new SyncException(
-                        "resource claim template \""
-                            + templateName
-                            + "\": resourceclaimtemplate.resource.k8s.io \""
-                            + templateName
-                            + "\" not found"));
+            .orElseThrow(() ->
+                new SyncException(
+                    "resource claim template \""
+                        + templateName
+                        + "\": resourceclaimtemplate.resource.k8s.io \""
+                        + templateName
+                        + "\" not found"));
     boolean adminAccess = GeneratedClaims.needsAdminAccess(template);
     if (adminAccess && !deps.features().adminAccess()) {
       throw new SyncException("admin access is requested, but the feature is disabled");
@@ -166,7 +162,8 @@ final class SyncPod {
     ResourceClaim claim = GeneratedClaims.newClaim(pod, podClaim, template);
     ResourceClaim created;
     try {
-      created = deps.client().resources(ResourceClaim.class).inNamespace(ns).resource(claim).create();
+      created =
+          deps.client().resources(ResourceClaim.class).inNamespace(ns).resource(claim).create();
     } catch (KubernetesClientException e) {
       deps.metrics().recordCreate(false, adminAccess);
       throw SyncException.wrap("create ResourceClaim " + claim.getMetadata().getGenerateName(), e);
@@ -224,16 +221,16 @@ final class SyncPod {
       if (!(claimName instanceof PodClaimName.Named named)) {
         continue;
       }
-      Optional<ResourceClaim> claim = deps.claims().get(pod.getMetadata().getNamespace(), named.name());
+      Optional<ResourceClaim> claim =
+          deps.claims().get(pod.getMetadata().getNamespace(), named.name());
       if (claim.isEmpty()) {
         continue;
       }
       if (named.mustCheckOwner()) {
         ResourceClaims.checkIsForPod(pod, claim.get())
-            .ifPresent(
-                msg -> {
-                  throw new SyncException(msg);
-                });
+            .ifPresent(msg -> {
+              throw new SyncException(msg);
+            });
       }
       if (needsReservation(pod, claim.get())) {
         reserve(ctx, pod, claim.get());

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The controller manager against the embedded API server with upstream's demo
  * basic-resourceclaimtemplate (two pods, one GPU each, from a template): claims appear with
- * generated names, owner references and annotations, and the pods' status records them; a claim
- * the "scheduler" allocated and reserved is deallocated and released once its pod is deleted; a
- * manager stopped and started again at any point converges to the same state.
+ * generated names, owner references and annotations, and the pods' status records them; a claim the
+ * "scheduler" allocated and reserved is deallocated and released once its pod is deleted; a manager
+ * stopped and started again at any point converges to the same state.
  */
 @WithApiServer
 class ResourceClaimControllerIntegrationTest {
@@ -42,20 +42,32 @@ class ResourceClaimControllerIntegrationTest {
       for (String pod : List.of("pod0", "pod1")) {
         await().atMost(WAIT).untilAsserted(() -> assertGeneratedAndRecorded(client, pod));
       }
-      assertThat(client.resources(ResourceClaim.class).inNamespace(NS).list().getItems()).hasSize(2);
+      assertThat(client.resources(ResourceClaim.class).inNamespace(NS).list().getItems())
+          .hasSize(2);
 
       // The scheduler's part, done by the test: finalizer, allocation, reservation for pod0.
       Pod pod0 = client.pods().inNamespace(NS).withName("pod0").get();
       ResourceClaim claim = claimOf(client, pod0);
       claim =
-          client.resources(ResourceClaim.class).inNamespace(NS).resource(
-                  new ResourceClaimBuilder(claim).editMetadata().addToFinalizers(ResourceClaims.FINALIZER).endMetadata().build())
+          client
+              .resources(ResourceClaim.class)
+              .inNamespace(NS)
+              .resource(
+                  new ResourceClaimBuilder(claim)
+                      .editMetadata()
+                      .addToFinalizers(ResourceClaims.FINALIZER)
+                      .endMetadata()
+                      .build())
               .update();
       claim =
-          client.resources(ResourceClaim.class).inNamespace(NS).resource(
+          client
+              .resources(ResourceClaim.class)
+              .inNamespace(NS)
+              .resource(
                   new ResourceClaimBuilder(claim)
                       .withNewStatus()
-                      .withAllocation(Allocations.onNode("node-1", "gpu.example.com", List.of("gpu"), "gpu-0"))
+                      .withAllocation(
+                          Allocations.onNode("node-1", "gpu.example.com", List.of("gpu"), "gpu-0"))
                       .addNewReservedFor()
                       .withResource("pods")
                       .withName("pod0")
@@ -67,11 +79,15 @@ class ResourceClaimControllerIntegrationTest {
       String claimName = claim.getMetadata().getName();
 
       client.pods().inNamespace(NS).withName("pod0").delete();
-      // Reservation dropped, allocation cleared, finalizer removed; then the claim goes with its pod.
+      // Reservation dropped, allocation cleared, finalizer removed; then the claim goes with its
+      // pod.
       await()
           .atMost(WAIT)
-          .until(() -> client.resources(ResourceClaim.class).inNamespace(NS).withName(claimName).get() == null);
-      assertThat(client.resources(ResourceClaim.class).inNamespace(NS).list().getItems()).hasSize(1);
+          .until(() ->
+              client.resources(ResourceClaim.class).inNamespace(NS).withName(claimName).get()
+                  == null);
+      assertThat(client.resources(ResourceClaim.class).inNamespace(NS).list().getItems())
+          .hasSize(1);
     } finally {
       mgr.stop();
     }
@@ -81,14 +97,37 @@ class ResourceClaimControllerIntegrationTest {
   @Test
   void restartConverges(KubernetesClient client) throws Exception {
     String ns = "restart";
-    client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
-    client.resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate.class).inNamespace(ns)
-        .resource(io.jdra.testing.objects.Make.claimTemplate("t").namespace(ns).request("gpu.example.com").obj()).create();
+    client
+        .namespaces()
+        .resource(
+            new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata()
+                .withName(ns)
+                .endMetadata()
+                .build())
+        .create();
+    client
+        .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate.class)
+        .inNamespace(ns)
+        .resource(
+            io.jdra.testing.objects.Make.claimTemplate("t")
+                .namespace(ns)
+                .request("gpu.example.com")
+                .obj())
+        .create();
     // Pods arrive while no manager runs, and more while managers come and go.
     for (int round = 0; round < 4; round++) {
       for (int i = 0; i < 5; i++) {
-        client.pods().inNamespace(ns).resource(
-            io.jdra.testing.objects.Make.pod("p" + round + "-" + i).namespace(ns).claimFromTemplate("gpu", "t").container("c", "gpu").obj()).create();
+        client
+            .pods()
+            .inNamespace(ns)
+            .resource(
+                io.jdra.testing.objects.Make.pod("p" + round + "-" + i)
+                    .namespace(ns)
+                    .claimFromTemplate("gpu", "t")
+                    .container("c", "gpu")
+                    .obj())
+            .create();
       }
       ControllerManager.Handle mgr = start(client);
       mgr.synced().get();
@@ -98,14 +137,14 @@ class ResourceClaimControllerIntegrationTest {
     try {
       await()
           .atMost(WAIT)
-          .untilAsserted(
-              () -> {
-                for (Pod p : client.pods().inNamespace(ns).list().getItems()) {
-                  assertThat(p.getStatus().getResourceClaimStatuses()).hasSize(1);
-                }
-              });
+          .untilAsserted(() -> {
+            for (Pod p : client.pods().inNamespace(ns).list().getItems()) {
+              assertThat(p.getStatus().getResourceClaimStatuses()).hasSize(1);
+            }
+          });
       // Exactly one claim per pod: no duplicates from interrupted attempts.
-      assertThat(client.resources(ResourceClaim.class).inNamespace(ns).list().getItems()).hasSize(20);
+      assertThat(client.resources(ResourceClaim.class).inNamespace(ns).list().getItems())
+          .hasSize(20);
       for (Pod p : client.pods().inNamespace(ns).list().getItems()) {
         assertThat(claimOf(client, p)).isNotNull();
       }
@@ -126,7 +165,9 @@ class ResourceClaimControllerIntegrationTest {
     assertThat(pod.getStatus().getResourceClaimStatuses()).hasSize(1);
     PodResourceClaimStatus status = pod.getStatus().getResourceClaimStatuses().get(0);
     assertThat(status.getName()).isEqualTo("gpu");
-    assertThat(status.getResourceClaimName()).startsWith(podName + "-gpu-").hasSize(podName.length() + 5 + 5);
+    assertThat(status.getResourceClaimName())
+        .startsWith(podName + "-gpu-")
+        .hasSize(podName.length() + 5 + 5);
     ResourceClaim claim = claimOf(client, pod);
     assertThat(claim.getMetadata().getAnnotations())
         .containsEntry(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, "gpu");
@@ -140,11 +181,17 @@ class ResourceClaimControllerIntegrationTest {
 
   static ResourceClaim claimOf(KubernetesClient client, Pod pod) {
     String name = pod.getStatus().getResourceClaimStatuses().get(0).getResourceClaimName();
-    return client.resources(ResourceClaim.class).inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+    return client
+        .resources(ResourceClaim.class)
+        .inNamespace(pod.getMetadata().getNamespace())
+        .withName(name)
+        .get();
   }
 
   static void applyDemo(KubernetesClient client) throws Exception {
-    Path demo = upstreamExample("dra-example-driver/demo/examples/basic-resourceclaimtemplate/basic-resourceclaimtemplate.yaml");
+    Path demo =
+        upstreamExample(
+            "dra-example-driver/demo/examples/basic-resourceclaimtemplate/basic-resourceclaimtemplate.yaml");
     try (InputStream in = Files.newInputStream(demo)) {
       for (HasMetadata obj : client.load(in).items()) {
         client.resource(obj).create();

@@ -12,7 +12,6 @@ import io.jdra.testing.apiserver.WithApiServer;
 import io.jdra.testing.objects.Make;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -21,8 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The event handlers (upstream enqueuePod / enqueueResourceClaim) against the mock queue: which
- * keys an informer event produces. No API call happens here; the API server only backs the
- * harness.
+ * keys an informer event produces. No API call happens here; the API server only backs the harness.
  */
 @WithApiServer
 class EnqueueTest {
@@ -85,7 +83,8 @@ class EnqueueTest {
         new Case(
             "scheduled pod with an allocated claim not reserved for it",
             h -> {
-              Pod p = Make.pod("p").namespace(h.ns).uid("uid-p").nodeName("n").claim("gpu", "c").obj();
+              Pod p =
+                  Make.pod("p").namespace(h.ns).uid("uid-p").nodeName("n").claim("gpu", "c").obj();
               h.claims.put(allocated(h, "c"));
               h.controller().enqueuePod(h.ctx.logger(), p, false);
               return List.of(h.podKey("p"));
@@ -118,7 +117,9 @@ class EnqueueTest {
             h -> {
               Pod p = Make.pod("p").namespace(h.ns).uid("uid-p").claim("gpu", "c").obj();
               h.pods.put(p);
-              h.controller().enqueueResourceClaim(h.ctx.logger(), Make.claim("c").namespace(h.ns).obj(), false);
+              h.controller()
+                  .enqueueResourceClaim(
+                      h.ctx.logger(), Make.claim("c").namespace(h.ns).obj(), false);
               return List.of(h.claimKey("c"));
             }),
         new Case(
@@ -140,7 +141,9 @@ class EnqueueTest {
             h -> {
               h.pods.put(pod(h, "p"));
               h.pods.put(podWithStatus(h, "q", "c"));
-              h.controller().enqueueResourceClaim(h.ctx.logger(), Make.claim("c").namespace(h.ns).obj(), true);
+              h.controller()
+                  .enqueueResourceClaim(
+                      h.ctx.logger(), Make.claim("c").namespace(h.ns).obj(), true);
               return List.of(h.podKey("q"));
             }),
         new Case(
@@ -165,7 +168,8 @@ class EnqueueTest {
     Harness h = new Harness(client);
     List<String> expected = c.event().apply(h);
     assertThat(h.queue.state())
-        .isEqualTo(new MockQueue.State<>(expected, List.of(), List.of(), List.of(), Map.of(), 0, 0));
+        .isEqualTo(
+            new MockQueue.State<>(expected, List.of(), List.of(), List.of(), Map.of(), 0, 0));
   }
 
   /** A failing key is re-added rate-limited; a later success forgets its failures. */
@@ -203,6 +207,10 @@ class EnqueueTest {
   }
 
   static ResourceClaim allocated(Harness h, String name) {
-    return Make.claim(name).namespace(h.ns).request("x").allocatedOn("n", "d.example.com", "dev").obj();
+    return Make.claim(name)
+        .namespace(h.ns)
+        .request("x")
+        .allocatedOn("n", "d.example.com", "dev")
+        .obj();
   }
 }

@@ -53,7 +53,9 @@ final class Harness {
                 .build())
         .create();
     pods.addIndexers(
-        Map.of(Indexes.POD_RESOURCE_CLAIM_INDEX, p -> Indexes.podResourceClaims(p, features.extendedResource())));
+        Map.of(
+            Indexes.POD_RESOURCE_CLAIM_INDEX,
+            p -> Indexes.podResourceClaims(p, features.extendedResource())));
     claims.addIndexers(Map.of(Indexes.CLAIM_POD_OWNER_INDEX, Indexes::claimPodOwner));
   }
 
@@ -68,8 +70,7 @@ final class Harness {
               new ClaimMutationCache(claimLister, clock, ResourceClaimController.CLAIM_CACHE_TTL),
               Lister.of(templates),
               (pod, reason, action, note) ->
-                  events.add(
-                      "Warning " + reason + " " + pod.getMetadata().getName() + ": " + note),
+                  events.add("Warning " + reason + " " + pod.getMetadata().getName() + ": " + note),
               ResourceClaimMetrics.create(registry, claimLister::list),
               new UidCache(ResourceClaimController.MAX_UID_CACHE_ENTRIES),
               features);

@@ -74,7 +74,11 @@ class SyncClaimTest {
             "pod seen deleted: reservation removed, claim deallocated, finalizer removed",
             h -> {
               h.claim(withDeviceStatus(allocated(CLAIM).reservedForPod("gone", "uid-gone").obj()));
-              h.controller().enqueuePod(h.ctx.logger(), Make.pod("gone").namespace(h.ns).uid("uid-gone").claim("c", CLAIM).obj(), true);
+              h.controller()
+                  .enqueuePod(
+                      h.ctx.logger(),
+                      Make.pod("gone").namespace(h.ns).uid("uid-gone").claim("c", CLAIM).obj(),
+                      true);
               return h.claimKey(CLAIM);
             },
             h -> {
@@ -88,7 +92,8 @@ class SyncClaimTest {
             "pod replaced by a new instance with the same name",
             h -> {
               Pod pod = h.pod(Make.pod("p").nodeName(NODE).claim("c", CLAIM).obj());
-              h.claim(allocated(CLAIM).reservedForPod("p", "old-" + pod.getMetadata().getUid()).obj());
+              h.claim(
+                  allocated(CLAIM).reservedForPod("p", "old-" + pod.getMetadata().getUid()).obj());
               return h.claimKey(CLAIM);
             },
             h -> assertDeallocated(h.serverClaim(CLAIM))),
@@ -142,7 +147,8 @@ class SyncClaimTest {
         new Case(
             "running pod keeps its reservation",
             h -> {
-              Pod pod = h.pod(Make.pod("p").nodeName(NODE).phase("Running").claim("c", CLAIM).obj());
+              Pod pod =
+                  h.pod(Make.pod("p").nodeName(NODE).phase("Running").claim("c", CLAIM).obj());
               h.claim(allocated(CLAIM).reservedFor(podRef("p", pod.getMetadata().getUid())).obj());
               return h.claimKey(CLAIM);
             },
@@ -215,22 +221,35 @@ class SyncClaimTest {
         new Case(
             "claim deleted while unallocated: finalizer removed",
             h -> {
-              h.deleting(h.claim(Make.claim(CLAIM).request(CLASS).finalizers(ResourceClaims.FINALIZER).obj()));
+              h.deleting(
+                  h.claim(
+                      Make.claim(CLAIM).request(CLASS).finalizers(ResourceClaims.FINALIZER).obj()));
               return h.claimKey(CLAIM);
             },
             h -> assertThat(h.serverClaim(CLAIM)).isNull()),
         new Case(
             "claim deleted while still reserved for a running pod: nothing changes",
             h -> {
-              Pod pod = h.pod(Make.pod("p").nodeName(NODE).phase("Running").claim("c", CLAIM).obj());
-              h.deleting(h.claim(allocated(CLAIM).reservedFor(podRef("p", pod.getMetadata().getUid())).obj()));
+              Pod pod =
+                  h.pod(Make.pod("p").nodeName(NODE).phase("Running").claim("c", CLAIM).obj());
+              h.deleting(
+                  h.claim(
+                      allocated(CLAIM).reservedFor(podRef("p", pod.getMetadata().getUid())).obj()));
               return h.claimKey(CLAIM);
             },
-            h -> assertThat(h.serverClaim(CLAIM).getMetadata().getFinalizers()).containsExactly(ResourceClaims.FINALIZER)),
+            h ->
+                assertThat(h.serverClaim(CLAIM).getMetadata().getFinalizers())
+                    .containsExactly(ResourceClaims.FINALIZER)),
         new Case(
             "generated claim of a terminated pod is deleted once unreserved",
             h -> {
-              Pod pod = h.pod(Make.pod("p").nodeName(NODE).phase("Succeeded").claimFromTemplate("c", "t").obj());
+              Pod pod =
+                  h.pod(
+                      Make.pod("p")
+                          .nodeName(NODE)
+                          .phase("Succeeded")
+                          .claimFromTemplate("c", "t")
+                          .obj());
               h.claim(
                   allocated(CLAIM)
                       .ownerPod("p", pod.getMetadata().getUid())
@@ -266,7 +285,8 @@ class SyncClaimTest {
               return h.claimKey(CLAIM);
             },
             h -> assertThat(h.serverClaim(CLAIM)).isNull()),
-        new Case("no such claim", h -> h.claimKey("none"), h -> assertThat(h.serverClaims()).isEmpty()));
+        new Case(
+            "no such claim", h -> h.claimKey("none"), h -> assertThat(h.serverClaims()).isEmpty()));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -35,8 +35,8 @@ class SyncPodTest {
   static final String CLASS = "my-resource-class";
 
   /**
-   * A case: {@code given} builds the world and returns the key to sync; a non-null {@code error}
-   * is the expected sync error; {@code then} checks server, events, metrics.
+   * A case: {@code given} builds the world and returns the key to sync; a non-null {@code error} is
+   * the expected sync error; {@code then} checks server, events, metrics.
    */
   record Case(String name, Function<Harness, String> given, String error, Consumer<Harness> then) {
     @Override
@@ -112,7 +112,9 @@ class SyncPodTest {
                   Make.claimTemplate(TEMPLATE)
                       .requests(
                           Requests.firstAvailable(
-                              "gpu", Requests.sub("big", CLASS, 1), Requests.sub("small", CLASS, 1)))
+                              "gpu",
+                              Requests.sub("big", CLASS, 1),
+                              Requests.sub("small", CLASS, 1)))
                       .obj());
               h.pod(podWithTemplate());
               return h.podKey(POD);
@@ -200,7 +202,10 @@ class SyncPodTest {
               h.template(Make.claimTemplate(TEMPLATE).request(CLASS).obj());
               Pod pod = h.pod(podWithTemplate());
               ResourceClaim other = generatedFor(pod, POD + "-other-abcde");
-              other.getMetadata().getAnnotations().put(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, "other");
+              other
+                  .getMetadata()
+                  .getAnnotations()
+                  .put(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, "other");
               h.claim(other);
               return h.podKey(POD);
             },
@@ -254,14 +259,20 @@ class SyncPodTest {
             "spec.devices.requests[0].name",
             h -> {
               assertThat(h.serverClaims()).isEmpty();
-              assertThat(h.events.get(0)).contains("FailedResourceClaimCreation", "Not_A_DNS_Label");
+              assertThat(h.events.get(0))
+                  .contains("FailedResourceClaimCreation", "Not_A_DNS_Label");
               assertThat(h.controller().metrics().creates("failure", false)).isEqualTo(1);
             }),
         new Case(
             "scheduled pod with allocated claim not reserved for it: reserved",
             h -> {
               Pod pod = h.pod(Make.pod(POD).nodeName("worker").claim(POD_CLAIM, "shared").obj());
-              h.claim(Make.claim("shared").request(CLASS).allocatedOn("worker", "driver.example.com", "dev-0").finalizers(ResourceClaims.FINALIZER).obj());
+              h.claim(
+                  Make.claim("shared")
+                      .request(CLASS)
+                      .allocatedOn("worker", "driver.example.com", "dev-0")
+                      .finalizers(ResourceClaims.FINALIZER)
+                      .obj());
               return h.podKey(POD);
             },
             null,
@@ -269,18 +280,27 @@ class SyncPodTest {
               ResourceClaim claim = h.serverClaim("shared");
               assertThat(ResourceClaims.reservedFor(claim))
                   .singleElement()
-                  .satisfies(
-                      r -> {
-                        assertThat(r.getResource()).isEqualTo("pods");
-                        assertThat(r.getName()).isEqualTo(POD);
-                        assertThat(r.getUid()).isEqualTo(h.serverPod(POD).getMetadata().getUid());
-                      });
+                  .satisfies(r -> {
+                    assertThat(r.getResource()).isEqualTo("pods");
+                    assertThat(r.getName()).isEqualTo(POD);
+                    assertThat(r.getUid()).isEqualTo(h.serverPod(POD).getMetadata().getUid());
+                  });
             }),
         new Case(
             "terminated scheduled pod is never added to reservedFor (upstream #141274)",
             h -> {
-              h.pod(Make.pod(POD).nodeName("worker").phase("Succeeded").claim(POD_CLAIM, "shared").obj());
-              h.claim(Make.claim("shared").request(CLASS).allocatedOn("worker", "driver.example.com", "dev-0").finalizers(ResourceClaims.FINALIZER).obj());
+              h.pod(
+                  Make.pod(POD)
+                      .nodeName("worker")
+                      .phase("Succeeded")
+                      .claim(POD_CLAIM, "shared")
+                      .obj());
+              h.claim(
+                  Make.claim("shared")
+                      .request(CLASS)
+                      .allocatedOn("worker", "driver.example.com", "dev-0")
+                      .finalizers(ResourceClaims.FINALIZER)
+                      .obj());
               return h.podKey(POD);
             },
             null,
@@ -289,16 +309,17 @@ class SyncPodTest {
             "unscheduled pod: the scheduler reserves, not the controller",
             h -> {
               h.pod(Make.pod(POD).claim(POD_CLAIM, "shared").obj());
-              h.claim(Make.claim("shared").request(CLASS).allocatedOn("worker", "driver.example.com", "dev-0").finalizers(ResourceClaims.FINALIZER).obj());
+              h.claim(
+                  Make.claim("shared")
+                      .request(CLASS)
+                      .allocatedOn("worker", "driver.example.com", "dev-0")
+                      .finalizers(ResourceClaims.FINALIZER)
+                      .obj());
               return h.podKey(POD);
             },
             null,
             h -> assertThat(ResourceClaims.reservedFor(h.serverClaim("shared"))).isEmpty()),
-        new Case(
-            "bad key",
-            h -> "no-prefix",
-            "unexpected key format: \"no-prefix\"",
-            h -> {}));
+        new Case("bad key", h -> "no-prefix", "unexpected key format: \"no-prefix\"", h -> {}));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -368,7 +389,8 @@ class SyncPodTest {
             .annotations(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, POD_CLAIM)
             .request(CLASS)
             .obj();
-    c.getMetadata().setAnnotations(new java.util.HashMap<>(Map.copyOf(c.getMetadata().getAnnotations())));
+    c.getMetadata()
+        .setAnnotations(new java.util.HashMap<>(Map.copyOf(c.getMetadata().getAnnotations())));
     return c;
   }
 
