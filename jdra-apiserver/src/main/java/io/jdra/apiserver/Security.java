@@ -1,17 +1,20 @@
 package io.jdra.apiserver;
 
+import io.jdra.apiserver.storage.PrivateFiles;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PfxOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The serving certificate (signed by a self-signed CA, both kept in {@code DATA/pki}, or in a
@@ -20,30 +23,45 @@ import java.util.concurrent.TimeUnit;
  */
 final class Security {
   /** Key material for HTTPS. */
-  record Material(Path serverKeystore, String password, String caPem) {
+  record Material(byte[] serverKeystore, String password, String caPem) {
     void configure(HttpServerOptions o) {
       o.setSsl(true)
           .setKeyCertOptions(
-              new PfxOptions().setPath(serverKeystore.toString()).setPassword(password));
+              new PfxOptions().setValue(Buffer.buffer(serverKeystore)).setPassword(password));
     }
   }
 
   private Security() {}
 
   static Material material(ApiServerOptions o) throws IOException {
-    Path dir =
-        o.dataDir() != null ? o.dataDir().resolve("pki") : Files.createTempDirectory("jdra-pki");
-    Files.createDirectories(dir);
-    Path server = dir.resolve("server.p12");
-    Path caCrt = dir.resolve("ca.crt");
-    Path pw = dir.resolve("password");
-    if (!Files.exists(server) || !Files.exists(caCrt) || !Files.exists(pw)) {
-      generate(dir, o.bindAddress());
+    boolean temporary = o.dataDir() == null;
+    Path dir = temporary ? Files.createTempDirectory("jdra-pki") : o.dataDir().resolve("pki");
+    try {
+      // keytool creates its files with the umask: the directory keeps them private meanwhile
+      PrivateFiles.createDirectories(dir);
+      Path server = dir.resolve("server.p12");
+      Path caCrt = dir.resolve("ca.crt");
+      Path pw = dir.resolve("password");
+      if (!Files.exists(server) || !Files.exists(caCrt) || !Files.exists(pw)) {
+        generate(dir, o.bindAddress());
+      }
+      return new Material(
+          Files.readAllBytes(server),
+          Files.readString(pw, StandardCharsets.UTF_8).trim(),
+          Files.readString(caCrt, StandardCharsets.UTF_8));
+    } finally {
+      if (temporary) {
+        deleteTree(dir); // the keys live in memory only; nothing is left in the temp dir
+      }
     }
-    return new Material(
-        server,
-        Files.readString(pw, StandardCharsets.UTF_8).trim(),
-        Files.readString(caCrt, StandardCharsets.UTF_8));
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   private static void generate(Path dir, String bindAddress) throws IOException {
@@ -165,8 +183,10 @@ final class Security {
         pass,
         "-noprompt");
     Files.deleteIfExists(dir.resolve("server.csr"));
-    for (String f : List.of("ca.p12", "server.p12")) {
-      Files.setPosixFilePermissions(dir.resolve(f), PosixFilePermissions.fromString("rw-------"));
+    for (String f : List.of("ca.p12", "server.p12", "ca.crt", "server.crt")) {
+      if (Files.exists(dir.resolve(f))) {
+        PrivateFiles.restrict(dir.resolve(f));
+      }
     }
   }
 
@@ -195,7 +215,7 @@ final class Security {
     if (Files.exists(f)) {
       return Files.readString(f, StandardCharsets.UTF_8).trim();
     }
-    Files.createDirectories(o.dataDir());
+    PrivateFiles.createDirectories(o.dataDir());
     String t = random(24);
     writePrivate(f, t);
     return t;
@@ -203,8 +223,7 @@ final class Security {
 
   static void writePrivate(Path f, String content) throws IOException {
     Files.deleteIfExists(f);
-    Files.createFile(
-        f, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.createFile(f, PrivateFiles.fileAttributes());
     Files.writeString(f, content, StandardCharsets.UTF_8);
   }
 

@@ -1,8 +1,6 @@
 package io.jdra.apiserver.storage;
 
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -13,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -25,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * Durable storage as an append-only log with group commit plus snapshots. One writer thread takes
  * every queued record, writes the batch and calls {@code fdatasync} once, then completes the
  * batch's futures: a write is acknowledged only when it is on disk. Segments {@code log-N.dat}
- * follow snapshot {@code snapshot-N.dat} (written to a temporary file, synced and renamed), so
- * recovery is: newest snapshot, then segments from N on, stopping at a torn or corrupt record.
- * Thread-safe.
+ * follow snapshot {@code snapshot-N.dat} (written to a temporary file, synced and renamed, ending
+ * with a trailer that counts its objects), so recovery is: newest snapshot, then segments from N
+ * on. Every record carries a CRC-32C; a torn tail is truncated, any other damage stops start-up
+ * (see {@link #recover}). Thread-safe.
  */
 public final class FileLog implements Persistence {
   private static final Logger LOG = LoggerFactory.getLogger(FileLog.class);
@@ -50,48 +50,105 @@ public final class FileLog implements Persistence {
   /** A log in {@code dir} (created if missing); call {@link #recover} before appending. */
   public static FileLog open(Path dir) {
     try {
-      Files.createDirectories(dir);
+      PrivateFiles.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("create storage directory " + dir + ": " + e.getMessage(), e);
     }
     return new FileLog(dir);
   }
 
+  /**
+   * Reads the newest snapshot and the segments after it. A torn tail (a write the crash
+   * interrupted, never acknowledged) is truncated; any other damage stops start-up with a {@link
+   * CorruptStorageException} naming the file, the offset and how to recover.
+   */
   @Override
   public Recovered recover() throws IOException {
     long snap = newest("snapshot-");
     long snapshotVersion = 0;
     List<LogRecord> snapshot = new ArrayList<>();
     if (snap >= 0) {
-      try (DataInputStream in =
-          new DataInputStream(
-              RecordCodec.buffered(Files.newInputStream(file("snapshot-", snap))))) {
-        snapshotVersion = in.readLong();
-        LogRecord r;
-        while ((r = RecordCodec.read(in)) != null) {
-          snapshot.add(r);
-        }
-      }
+      snapshotVersion = readSnapshot(file("snapshot-", snap), snapshot);
     }
     List<LogRecord> tail = new ArrayList<>();
     long last = Math.max(snap, 0);
+    long logBytes = 0;
     for (long seg : segments()) {
       if (seg < snap) {
         continue;
       }
       last = Math.max(last, seg);
-      try (DataInputStream in =
-          new DataInputStream(RecordCodec.buffered(Files.newInputStream(file("log-", seg))))) {
-        LogRecord r;
-        while ((r = RecordCodec.read(in)) != null) {
-          tail.add(r);
-        }
-      }
+      logBytes += readSegment(file("log-", seg), tail);
     }
+    // the log written since the snapshot counts towards the next one across restarts
+    bytesSinceSnapshot.set(logBytes);
     segment = last + 1;
     channel = openSegment(segment);
     writer = Thread.ofPlatform().name("jdra-storage-log").daemon().start(this::writeLoop);
     return new Recovered(snapshotVersion, snapshot, tail);
+  }
+
+  /** Reads a snapshot into out; returns its version. It must be whole, up to its trailer. */
+  private static long readSnapshot(Path p, List<LogRecord> out) throws IOException {
+    try (LogReader r = new LogReader(p, 0)) {
+      byte[] payload;
+      RecordCodec.Trailer trailer = null;
+      while (trailer == null && (payload = r.next()) != null) {
+        trailer = RecordCodec.trailer(payload);
+        if (trailer == null) {
+          out.add(decode(r, payload));
+        }
+      }
+      if (r.stop() != null) {
+        throw CorruptStorageException.snapshot(p, r.offset(), r.reason());
+      }
+      if (trailer == null || r.offset() != r.size() || trailer.count() != out.size()) {
+        throw CorruptStorageException.snapshot(
+            p,
+            r.offset(),
+            trailer == null
+                ? "it ends without its trailer"
+                : "its trailer counts " + trailer.count() + " objects, not " + out.size());
+      }
+      return trailer.version();
+    }
+  }
+
+  /** Reads a segment into out, truncating a torn tail; returns the bytes kept. */
+  private long readSegment(Path p, List<LogRecord> out) throws IOException {
+    try (LogReader r = new LogReader(p, 0)) {
+      byte[] payload;
+      while ((payload = r.next()) != null) {
+        out.add(decode(r, payload));
+      }
+      if (r.stop() == LogReader.Stop.CORRUPT) {
+        throw CorruptStorageException.segment(p, r.offset(), r.reason());
+      }
+      if (r.stop() == LogReader.Stop.TORN) {
+        LOG.warn(
+            "Truncating a torn write at the end of the storage log: {} at offset {} ({}), {} bytes"
+                + " dropped",
+            p,
+            r.offset(),
+            r.reason(),
+            r.size() - r.offset());
+        try (FileChannel c = FileChannel.open(p, StandardOpenOption.WRITE)) {
+          c.truncate(r.offset());
+          c.force(true);
+        }
+      }
+      return r.offset();
+    }
+  }
+
+  private static LogRecord decode(LogReader r, byte[] payload) throws IOException {
+    try {
+      return RecordCodec.decode(payload);
+    } catch (IOException e) {
+      long at = r.offset() - payload.length - 8;
+      throw new CorruptStorageException(
+          r.path(), at, "a record that does not decode (" + e.getMessage() + ")", false);
+    }
   }
 
   private Path file(String prefix, long n) {
@@ -131,9 +188,8 @@ public final class FileLog implements Persistence {
     FileChannel c =
         FileChannel.open(
             file("log-", n),
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.APPEND);
+            Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
+            PrivateFiles.fileAttributes());
     syncDir();
     return c;
   }
@@ -250,11 +306,12 @@ public final class FileLog implements Persistence {
     try (FileChannel c =
         FileChannel.open(
             tmp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
+            Set.of(
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING),
+            PrivateFiles.fileAttributes())) {
       ByteArrayOutputStream buf = new ByteArrayOutputStream(1 << 20);
-      new DataOutputStream(buf).writeLong(version);
       for (LogRecord r : objects) {
         RecordCodec.write(r, buf);
         if (buf.size() > (1 << 20)) {
@@ -262,6 +319,7 @@ public final class FileLog implements Persistence {
           buf.reset();
         }
       }
+      RecordCodec.writeTrailer(new RecordCodec.Trailer(version, objects.size()), buf);
       c.write(ByteBuffer.wrap(buf.toByteArray()));
       c.force(true);
     }

@@ -3,20 +3,19 @@ package io.jdra.apiserver.storage;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
- * The on-disk form of a {@link LogRecord}: {@code [int length][int crc32c][payload]}, where a torn
- * or corrupt tail is detected by length or checksum. Stateless.
+ * The on-disk form of a {@link LogRecord}: {@code [int length][int crc32c][payload]}; {@link
+ * LogReader} checks the framing. Stateless.
  */
 final class RecordCodec {
   private static final byte PUT = 1;
   private static final byte DELETE = 2;
+  private static final byte TRAILER = 3;
 
   private RecordCodec() {}
 
@@ -35,7 +34,10 @@ final class RecordCodec {
     d.writeInt(o.json().length);
     d.write(o.json());
     d.flush();
-    byte[] p = payload.toByteArray();
+    frame(payload.toByteArray(), out);
+  }
+
+  private static void frame(byte[] p, ByteArrayOutputStream out) throws IOException {
     CRC32C crc = new CRC32C();
     crc.update(p);
     DataOutputStream head = new DataOutputStream(out);
@@ -53,32 +55,17 @@ final class RecordCodec {
     }
   }
 
-  /** The next record, or null at a clean end, a torn tail or a bad checksum. */
-  static LogRecord read(DataInputStream in) throws IOException {
-    int length;
-    try {
-      length = in.readInt();
-    } catch (EOFException e) {
-      return null;
-    }
-    if (length <= 0 || length > 512 * 1024 * 1024) {
-      return null;
-    }
-    int crcValue;
-    byte[] p = new byte[length];
-    try {
-      crcValue = in.readInt();
-      in.readFully(p);
-    } catch (EOFException e) {
-      return null;
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(p);
-    if ((int) crc.getValue() != crcValue) {
-      return null;
-    }
+  /**
+   * Decodes a payload whose checksum matched.
+   *
+   * @throws IOException when it is not a record (the file is corrupt)
+   */
+  static LogRecord decode(byte[] p) throws IOException {
     DataInputStream d = new DataInputStream(new java.io.ByteArrayInputStream(p));
-    boolean deleted = d.readByte() == DELETE;
+    byte type = d.readByte();
+    if (type != PUT && type != DELETE) {
+      throw new IOException("unknown record type " + type);
+    }
     String resource = d.readUTF();
     String ns = d.readUTF();
     String name = d.readUTF();
@@ -86,11 +73,40 @@ final class RecordCodec {
     long rv = d.readLong();
     Map<String, String> labels = readMap(d);
     Map<String, String> fields = readMap(d);
-    byte[] json = new byte[d.readInt()];
+    int length = d.readInt();
+    if (length < 0 || length > d.available()) {
+      throw new IOException("invalid object length " + length);
+    }
+    byte[] json = new byte[length];
     d.readFully(json);
     StoredObject o =
         new StoredObject(ns, name, uid.isEmpty() ? null : uid, rv, json, labels, fields);
-    return new LogRecord(resource, o, deleted);
+    return new LogRecord(resource, o, type == DELETE);
+  }
+
+  /**
+   * The last record of a snapshot: its version and object count, so that a snapshot cut short or
+   * with a damaged header is detected rather than loaded as a smaller state.
+   */
+  record Trailer(long version, long count) {}
+
+  static void writeTrailer(Trailer t, ByteArrayOutputStream out) throws IOException {
+    ByteArrayOutputStream payload = new ByteArrayOutputStream(17);
+    DataOutputStream d = new DataOutputStream(payload);
+    d.writeByte(TRAILER);
+    d.writeLong(t.version());
+    d.writeLong(t.count());
+    d.flush();
+    frame(payload.toByteArray(), out);
+  }
+
+  /** The trailer a payload holds, or null when it is an ordinary record. */
+  static Trailer trailer(byte[] p) throws IOException {
+    if (p.length != 17 || p[0] != TRAILER) {
+      return null;
+    }
+    DataInputStream d = new DataInputStream(new java.io.ByteArrayInputStream(p, 1, 16));
+    return new Trailer(d.readLong(), d.readLong());
   }
 
   private static Map<String, String> readMap(DataInputStream d) throws IOException {
@@ -103,9 +119,5 @@ final class RecordCodec {
       m.put(d.readUTF(), d.readUTF());
     }
     return Map.copyOf(m);
-  }
-
-  static InputStream buffered(InputStream in) {
-    return new java.io.BufferedInputStream(in, 1 << 16);
   }
 }
