@@ -20,6 +20,8 @@ import dev.cel.runtime.standard.EqualsOperator;
 import dev.cel.runtime.standard.IndexOperator;
 import dev.cel.runtime.standard.MatchesFunction;
 import dev.cel.runtime.standard.NotEqualsOperator;
+import dev.cel.validator.CelValidator;
+import dev.cel.validator.CelValidatorFactory;
 import java.util.Optional;
 
 /**
@@ -35,14 +37,14 @@ final class CelEnvironment {
       MapType.create(SimpleType.STRING, MapType.create(SimpleType.STRING, QuantityValue.TYPE));
 
   /**
-   * As Kubernetes' base environment: cross-type numeric comparisons, optionals, homogeneous
-   * literals.
+   * As Kubernetes' base environment: cross-type numeric comparisons, optionals. Homogeneous
+   * literals are checked after type-checking by {@link HomogeneousLiterals}, as cel-go does, so
+   * that a mixed literal is {@code list(dyn)} where it is allowed.
    */
   static final CelOptions CEL_OPTIONS =
       CelOptions.current()
           .enableHeterogeneousNumericComparisons(true)
           .enableOptionalSyntax(true)
-          .enableHomogeneousLiterals(true)
           .enableTimestampEpoch(true)
           .populateMacroCalls(false)
           .build();
@@ -52,13 +54,23 @@ final class CelEnvironment {
       java.util.EnumSet.complementOf(java.util.EnumSet.of(CelListsExtensions.Function.RANGE));
 
   private final Cel cel;
+  private final CelValidator validator;
 
   private CelEnvironment(Cel cel) {
     this.cel = cel;
+    this.validator =
+        CelValidatorFactory.standardCelValidatorBuilder(cel)
+            .addAstValidators(HomogeneousLiterals.INSTANCE)
+            .build();
   }
 
   Cel cel() {
     return cel;
+  }
+
+  /** The checks Kubernetes' base environment runs on a type-checked expression. */
+  CelValidator validator() {
+    return validator;
   }
 
   static CelEnvironment create(boolean listTypeAttributes, boolean consumableCapacity) {

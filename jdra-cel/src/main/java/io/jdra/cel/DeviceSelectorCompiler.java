@@ -79,6 +79,14 @@ public final class DeviceSelectorCompiler {
     if (checked.hasError()) {
       return invalid(expression, checked, false);
     }
+    try {
+      checked = environment.validator().validate(checked.getAst());
+    } catch (CelValidationException e) {
+      return invalid(expression, checked, false);
+    }
+    if (checked.hasError()) {
+      return invalid(expression, checked, false);
+    }
     CelAbstractSyntaxTree ast;
     try {
       ast = checked.getAst();

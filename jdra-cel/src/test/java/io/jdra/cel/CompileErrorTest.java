@@ -67,7 +67,44 @@ class CompileErrorTest {
             "[1, 'a'].size() > 0",
             "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'",
             1,
-            5));
+            5),
+        Arguments.of(
+            "mixed map values are reported at the value",
+            "{'a': 1, 'b': 'x'}.size() > 0",
+            "compilation failed: ERROR: <input>:1:15: expected type 'int' but found 'string'",
+            1,
+            15),
+        Arguments.of(
+            "mixed map keys are reported at the key",
+            "{'a': 1, 2: 1}.size() > 0",
+            "compilation failed: ERROR: <input>:1:10: expected type 'string' but found 'int'",
+            1,
+            10),
+        Arguments.of(
+            "nested lists of different element types",
+            "[[1], ['a']].size() > 0",
+            "compilation failed: ERROR: <input>:1:7: expected type 'list(int)' but found"
+                + " 'list(string)'",
+            1,
+            7),
+        Arguments.of(
+            "dyn does not make a literal homogeneous (as cel-go)",
+            "[dyn(1), 'a'].size() > 0",
+            "compilation failed: ERROR: <input>:1:10: expected type 'dyn' but found 'string'",
+            1,
+            10),
+        Arguments.of(
+            "optional elements count with their value type",
+            "[?optional.of('a'), 2].size() > 0",
+            "compilation failed: ERROR: <input>:1:21: expected type 'string' but found 'int'",
+            1,
+            21),
+        Arguments.of(
+            "a mixed literal outside format's arguments",
+            "'%s'.format([1]) == [1, 'a'][1]",
+            "compilation failed: ERROR: <input>:1:25: expected type 'int' but found 'string'",
+            1,
+            25));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -81,6 +81,11 @@ class LibraryTest {
         t("format %x %o %b", "'%x %X %o %b'.format([255, 255, 8, 5]) == 'ff FF 10 101'"),
         t("format list", "'%s'.format([[dyn(1), 'a']]) == '[1, \"a\"]'"),
         t("format %%", "'100%%'.format([]) == '100%'"),
+        t("format mixed list literal (list(dyn))", "\"%s-%d\".format([\"gpu\", 3]) == \"gpu-3\""),
+        t(
+            "format nested mixed literals",
+            "'%s %s'.format([[1, 'a'], {'k': 1, 'l': 'v'}]) == '[1, \"a\"] {\"k\": 1, \"l\": \"v\"}'"),
+        t("optional element of the same type", "[?optional.of(1), 2].size() == 2"),
         t("quote", "strings.quote('a\"b') == '\"a\\\\\"b\"'"),
         t("reverse", "'abc'.reverse() == 'cba'"),
         t(
@@ -160,6 +165,9 @@ class LibraryTest {
         t("'x'.matches('(')", "error parsing regexp: missing closing ): `(`"),
         t("[].max()", "max called on empty list"),
         t("'x'.find('(')", "Illegal regex: error parsing regexp: missing closing ): `(`"),
+        t(
+            "'%d-%s'.format(['gpu', 3])",
+            "error during formatting: decimal clause can only be used on integers, was given string"),
         t(
             "'%d'.format(['a'])",
             "error during formatting: decimal clause can only be used on integers, was given string"),
