@@ -1,0 +1,58 @@
+package io.jdra.runtime.record;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.runtime.Ctx;
+
+/**
+ * Records {@code events.k8s.io/v1} Events about objects (client-go {@code tools/events}
+ * EventRecorder).
+ *
+ * <ul>
+ *   <li>{@link #eventf} never blocks and never throws for API trouble: events go into a bounded
+ *       buffer (1000, upstream's {@code maxQueuedEvents}) written by one background thread; when
+ *       the buffer is full the event is dropped and counted.
+ *   <li>Repeats (same regarding and related object, reason, action, reporting controller) are
+ *       aggregated as upstream: the first is created, the second turns it into a {@code series}
+ *       (count 2), later ones only count up and are written when the series is refreshed (every 30
+ *       minutes) or ends (no repeat for 6 minutes).
+ *   <li>Failed writes are retried 12 times, 10 s apart; rejected ones (4xx) are not.
+ *   <li>The recorder's own activity is logged at V(3) ("Event occurred", write failures), so
+ *       components can silence it.
+ *   <li>{@link #close()} writes what is buffered and stops the thread; later events are dropped.
+ * </ul>
+ *
+ * Thread-safe.
+ */
+public interface EventRecorder extends AutoCloseable {
+  String NORMAL = "Normal";
+  String WARNING = "Warning";
+
+  /**
+   * Records an event about {@code regarding}. {@code type} is {@link #NORMAL} or {@link #WARNING}
+   * (others are logged and dropped, as upstream); {@code reason} and {@code action} are constant
+   * CamelCase words; the note is {@code String.format(noteFormat, args)}.
+   */
+  void eventf(
+      HasMetadata regarding,
+      HasMetadata related,
+      String type,
+      String reason,
+      String action,
+      String noteFormat,
+      Object... args);
+
+  /** Flushes buffered events and stops the background thread. Idempotent. */
+  @Override
+  void close();
+
+  /** A recorder writing to the API server; {@code ctx} gives the logger and the clock. */
+  static EventRecorder create(KubernetesClient client, EventRecorderOptions options, Ctx ctx) {
+    return new ApiEventRecorder(client, options, ctx);
+  }
+
+  /** A recorder that keeps events in memory for tests. */
+  static FakeEventRecorder fake() {
+    return new FakeEventRecorder();
+  }
+}

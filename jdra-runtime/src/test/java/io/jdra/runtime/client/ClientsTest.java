@@ -1,0 +1,87 @@
+package io.jdra.runtime.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.client.Config;
+import io.jdra.runtime.clock.FakeClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClientsTest {
+  @TempDir Path dir;
+
+  @Test
+  void anExplicitKubeconfigIsReadAndAMissingOneIsAClearError() throws Exception {
+    Path kc = dir.resolve("kubeconfig");
+    Files.writeString(
+        kc,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: c
+          cluster: {server: "https://10.0.0.1:6443", insecure-skip-tls-verify: true}
+        users:
+        - name: u
+          user: {token: abc}
+        contexts:
+        - name: x
+          context: {cluster: c, user: u}
+        current-context: x
+        """);
+    Config c =
+        Clients.config(
+            ClientOptions.forComponent("jdra-test", 20, 30).withKubeconfig(kc.toString()),
+            Map.of(),
+            dir);
+    assertThat(c.getMasterUrl()).startsWith("https://10.0.0.1:6443");
+    assertThat(c.getUserAgent()).isEqualTo("jdra-test");
+
+    assertThatThrownBy(() ->
+            Clients.config(
+                ClientOptions.forComponent("x", 0, 0).withKubeconfig("/nope/config"),
+                Map.of(),
+                dir))
+        .hasMessage("--kubeconfig /nope/config: no such file");
+  }
+
+  @Test
+  void nothingConfiguredIsAClearError() {
+    assertThatThrownBy(() -> Clients.config(ClientOptions.forComponent("x", 0, 0), Map.of(), dir))
+        .hasMessageContaining("pass --kubeconfig, set KUBECONFIG");
+  }
+
+  @Test
+  void clientGoDefaultsForZeroQps() {
+    ClientOptions o = ClientOptions.forComponent("x", 0, 0);
+    assertThat(o.effectiveQps()).isEqualTo(5f);
+    assertThat(o.effectiveBurst()).isEqualTo(10);
+    assertThat(ClientOptions.forComponent("x", -1, 0).effectiveQps()).isNegative();
+  }
+
+  @Test
+  void rateLimiterLetsTheBurstThroughThenWaitsPerQps() {
+    FakeClock clock = new FakeClock();
+    List<Duration> waits = new ArrayList<>();
+    ClientRateLimiter l =
+        new ClientRateLimiter(
+            20,
+            2,
+            clock,
+            d -> {
+              waits.add(d);
+              clock.step(d);
+            });
+    for (int i = 0; i < 4; i++) {
+      l.acquire();
+    }
+    assertThat(waits).containsExactly(Duration.ofMillis(50), Duration.ofMillis(50));
+  }
+}
