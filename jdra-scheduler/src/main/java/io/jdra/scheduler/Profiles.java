@@ -1,0 +1,75 @@
+package io.jdra.scheduler;
+
+import io.jdra.allocator.AllocatorFeatures;
+import io.jdra.api.features.Feature;
+import io.jdra.api.features.FeatureGates;
+import io.jdra.scheduler.framework.BindPlugin;
+import io.jdra.scheduler.framework.Framework;
+import io.jdra.scheduler.framework.Parallelizer;
+import io.jdra.scheduler.framework.Plugin;
+import io.jdra.scheduler.plugins.dynamicresources.ClaimWriter;
+import io.jdra.scheduler.plugins.dynamicresources.DraManager;
+import io.jdra.scheduler.plugins.dynamicresources.DynamicResources;
+import io.jdra.scheduler.plugins.dynamicresources.DynamicResourcesArgs;
+import io.jdra.scheduler.plugins.nodeaffinity.NodeAffinity;
+import io.jdra.scheduler.plugins.nodename.NodeName;
+import io.jdra.scheduler.plugins.nodeports.NodePorts;
+import io.jdra.scheduler.plugins.noderesources.Fit;
+import io.jdra.scheduler.plugins.nodeunschedulable.NodeUnschedulable;
+import io.jdra.scheduler.plugins.queuesort.PrioritySort;
+import io.jdra.scheduler.plugins.schedulinggates.SchedulingGates;
+import io.jdra.scheduler.plugins.tainttoleration.TaintToleration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * The default profile: upstream's default plugins in upstream's order, minus volume, topology
+ * spread, inter-pod affinity, preemption, balanced allocation and image locality (not part of
+ * jdra). Score weights as upstream: TaintToleration 3, NodeAffinity 2, the others 1.
+ */
+public final class Profiles {
+  private Profiles() {}
+
+  /** The DRA pieces a profile needs. */
+  public record Dra(DraManager manager, ClaimWriter writer, LongSupplier nanoClock) {}
+
+  /** A DraManager for these gates. */
+  public static DraManager draManager(FeatureGates gates) {
+    return new DraManager(
+        AllocatorFeatures.from(gates), gates.enabled(Feature.DRA_DEVICE_TAINT_RULES));
+  }
+
+  public static Framework defaultProfile(
+      String name,
+      FeatureGates gates,
+      DynamicResourcesArgs args,
+      Dra dra,
+      BindPlugin binder,
+      Parallelizer parallelizer,
+      Predicate<String> draBackedExtendedResource) {
+    List<Plugin> plugins = new ArrayList<>();
+    plugins.add(new SchedulingGates());
+    plugins.add(new PrioritySort());
+    plugins.add(new NodeUnschedulable());
+    plugins.add(new NodeName());
+    plugins.add(new TaintToleration());
+    plugins.add(new NodeAffinity());
+    plugins.add(new NodePorts());
+    plugins.add(new Fit(draBackedExtendedResource));
+    if (gates.enabled(Feature.DYNAMIC_RESOURCE_ALLOCATION)) {
+      plugins.add(
+          new DynamicResources(
+              dra.manager(),
+              args,
+              gates.enabled(Feature.DRA_SCHEDULER_FILTER_TIMEOUT),
+              dra.nanoClock(),
+              dra.writer()));
+    }
+    plugins.add(binder);
+    return new Framework(
+        name, plugins, Map.of(TaintToleration.NAME, 3, NodeAffinity.NAME, 2), parallelizer);
+  }
+}

@@ -1,0 +1,224 @@
+package io.jdra.scheduler;
+
+import io.jdra.runtime.Ctx;
+import io.jdra.scheduler.cache.Snapshot;
+import io.jdra.scheduler.framework.CycleState;
+import io.jdra.scheduler.framework.Diagnosis;
+import io.jdra.scheduler.framework.Framework;
+import io.jdra.scheduler.framework.NodeInfo;
+import io.jdra.scheduler.framework.PodInfo;
+import io.jdra.scheduler.framework.PreFilterPlugin;
+import io.jdra.scheduler.framework.Status;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Upstream {@code schedulePod}: PreFilter, Filter over the nodes in parallel until enough feasible
+ * nodes were found, Score, and the pick of the best node. Pure with respect to the cluster (only
+ * plugins' in-memory state changes); one call at a time (it remembers where the next search starts,
+ * as upstream, so consecutive pods spread over the nodes).
+ */
+public final class SchedulingAlgorithm {
+  /** Upstream {@code minFeasibleNodesToFind}. */
+  static final int MIN_FEASIBLE_NODES_TO_FIND = 100;
+
+  /** Upstream {@code minFeasibleNodesPercentageToFind}. */
+  static final int MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5;
+
+  private final Framework framework;
+  private final int percentageOfNodesToScore;
+  private int nextStartNodeIndex;
+
+  /** What an attempt found. */
+  public sealed interface Result {}
+
+  /** The node chosen, how many nodes were evaluated and how many were feasible. */
+  public record Scheduled(String node, int evaluatedNodes, int feasibleNodes) implements Result {}
+
+  /** No node fits: the diagnosis and the FitError message. */
+  public record FitError(Diagnosis diagnosis, int numAllNodes) implements Result {
+    public String message() {
+      return diagnosis.fitErrorMessage(numAllNodes);
+    }
+  }
+
+  /** The attempt failed with an error. */
+  public record Failed(Status status) implements Result {}
+
+  public SchedulingAlgorithm(Framework framework, int percentageOfNodesToScore) {
+    this.framework = framework;
+    this.percentageOfNodesToScore = percentageOfNodesToScore;
+  }
+
+  public Framework framework() {
+    return framework;
+  }
+
+  public Result schedule(Ctx ctx, CycleState state, PodInfo pod, Snapshot snapshot) {
+    List<NodeInfo> all = snapshot.nodes();
+    if (all.isEmpty()) {
+      Diagnosis d = new Diagnosis(Map.of());
+      d.setPreFilterMsg("no nodes available to schedule pods");
+      return new FitError(d, 0);
+    }
+    PreFilterPlugin.Result pre = framework.runPreFilterPlugins(ctx, state, pod, all);
+    if (!Status.ok(pre.status())) {
+      Status s = pre.status();
+      if (s.isError()) {
+        return new Failed(s);
+      }
+      Diagnosis d = new Diagnosis(Map.of());
+      d.setPreFilterMsg(s.message());
+      addRejector(d, s);
+      return new FitError(d, all.size());
+    }
+    List<NodeInfo> nodes = all;
+    if (pre.nodeNames() != null) {
+      nodes = new ArrayList<>();
+      for (String n : pre.nodeNames()) {
+        NodeInfo ni = snapshot.get(n);
+        if (ni != null) {
+          nodes.add(ni);
+        }
+      }
+    }
+    Map<String, Status> rejected = new ConcurrentHashMap<>();
+    List<NodeInfo> feasible = findFeasible(ctx, state, pod, nodes, rejected);
+    if (feasible == null) {
+      return new Failed(errorOf(rejected));
+    }
+    if (feasible.isEmpty()) {
+      Diagnosis d = new Diagnosis(rejected);
+      for (Status s : rejected.values()) {
+        addRejector(d, s);
+      }
+      return new FitError(d, all.size());
+    }
+    int evaluated = feasible.size() + rejected.size();
+    if (feasible.size() == 1) {
+      return new Scheduled(feasible.get(0).name(), evaluated, 1);
+    }
+    long[] scores = framework.runScorePlugins(ctx, state, pod, feasible);
+    return new Scheduled(selectHost(feasible, scores), evaluated, feasible.size());
+  }
+
+  private static void addRejector(Diagnosis d, Status s) {
+    if (s.plugin() == null) {
+      return;
+    }
+    if (s.code() == Status.Code.PENDING) {
+      d.pendingPlugins().add(s.plugin());
+    } else {
+      d.unschedulablePlugins().add(s.plugin());
+    }
+  }
+
+  private static Status errorOf(Map<String, Status> rejected) {
+    for (Status s : rejected.values()) {
+      if (s.isError()) {
+        return s;
+      }
+    }
+    return Status.error("filter failed");
+  }
+
+  /**
+   * Filters nodes from {@link #nextStartNodeIndex} round the ring until enough are feasible;
+   * returns null when a plugin returned an error (the whole attempt fails).
+   */
+  private List<NodeInfo> findFeasible(
+      Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes, Map<String, Status> rejected) {
+    int n = nodes.size();
+    int toFind = numFeasibleNodesToFind(n);
+    NodeInfo[] found = new NodeInfo[toFind];
+    AtomicInteger feasibleCount = new AtomicInteger();
+    AtomicInteger processed = new AtomicInteger();
+    AtomicReference<Status> error = new AtomicReference<>();
+    int start = nextStartNodeIndex % n;
+    framework
+        .parallelizer()
+        .until(
+            n,
+            i -> {
+              if (error.get() != null) {
+                return false;
+              }
+              NodeInfo node = nodes.get((start + i) % n);
+              Status s = framework.runFilterPlugins(ctx, state, pod, node);
+              processed.incrementAndGet();
+              if (Status.ok(s)) {
+                int k = feasibleCount.getAndIncrement();
+                if (k < toFind) {
+                  found[k] = node;
+                }
+                return k + 1 < toFind;
+              }
+              if (s.isError()) {
+                error.compareAndSet(null, s);
+                rejected.put(node.name(), s);
+                return false;
+              }
+              rejected.put(node.name(), s);
+              return true;
+            });
+    nextStartNodeIndex = (start + processed.get()) % n;
+    if (error.get() != null) {
+      rejected.put("", error.get());
+      return null;
+    }
+    int count = Math.min(feasibleCount.get(), toFind);
+    List<NodeInfo> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      if (found[i] != null) {
+        out.add(found[i]);
+      }
+    }
+    return out;
+  }
+
+  /** Upstream {@code numFeasibleNodesToFind}. */
+  int numFeasibleNodesToFind(int numAllNodes) {
+    if (numAllNodes < MIN_FEASIBLE_NODES_TO_FIND || percentageOfNodesToScore >= 100) {
+      return numAllNodes;
+    }
+    int pct = percentageOfNodesToScore;
+    if (pct <= 0) {
+      pct = 50 - numAllNodes / 125;
+      if (pct < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND) {
+        pct = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND;
+      }
+    }
+    int num = numAllNodes * pct / 100;
+    return Math.max(num, MIN_FEASIBLE_NODES_TO_FIND);
+  }
+
+  /** The highest total score; ties broken uniformly at random (upstream reservoir sampling). */
+  static String selectHost(List<NodeInfo> nodes, long[] scores) {
+    long best = Long.MIN_VALUE;
+    String host = null;
+    int ties = 0;
+    for (int i = 0; i < scores.length; i++) {
+      if (scores[i] > best) {
+        best = scores[i];
+        host = nodes.get(i).name();
+        ties = 1;
+      } else if (scores[i] == best) {
+        ties++;
+        if (ThreadLocalRandom.current().nextInt(ties) == 0) {
+          host = nodes.get(i).name();
+        }
+      }
+    }
+    return host;
+  }
+
+  static String describe(long[] scores) {
+    return Arrays.toString(scores);
+  }
+}

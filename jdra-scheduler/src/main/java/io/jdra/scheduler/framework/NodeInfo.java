@@ -1,0 +1,140 @@
+package io.jdra.scheduler.framework;
+
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A node with the pods the scheduler counts on it (bound and assumed) and what they request
+ * (upstream {@code framework.NodeInfo}). Immutable: the scheduler cache replaces a NodeInfo when
+ * anything on the node changes, so a snapshot is a list of references and plugins read it from any
+ * thread without locks.
+ */
+public final class NodeInfo {
+  private final Node node;
+  private final String name;
+  private final Resource allocatable;
+  private final Resource requested;
+  private final Resource nonZeroRequested;
+  private final List<PodInfo> pods;
+  private final long generation;
+
+  private NodeInfo(
+      Node node,
+      String name,
+      Resource allocatable,
+      Resource requested,
+      Resource nonZeroRequested,
+      List<PodInfo> pods,
+      long generation) {
+    this.node = node;
+    this.name = name;
+    this.allocatable = allocatable;
+    this.requested = requested;
+    this.nonZeroRequested = nonZeroRequested;
+    this.pods = pods;
+    this.generation = generation;
+  }
+
+  /** A node without pods. */
+  public static NodeInfo of(Node node) {
+    return new NodeInfo(
+        node,
+        node.getMetadata().getName(),
+        allocatable(node),
+        Resource.ZERO,
+        Resource.ZERO,
+        List.of(),
+        0);
+  }
+
+  /** Pods known before their node (name only, no Node object yet). */
+  public static NodeInfo placeholder(String name) {
+    return new NodeInfo(null, name, Resource.ZERO, Resource.ZERO, Resource.ZERO, List.of(), 0);
+  }
+
+  /** This NodeInfo with another Node object (same pods). */
+  public NodeInfo withNode(Node n, long gen) {
+    return new NodeInfo(
+        n,
+        name,
+        n == null ? Resource.ZERO : allocatable(n),
+        requested,
+        nonZeroRequested,
+        pods,
+        gen);
+  }
+
+  public NodeInfo withPod(PodInfo p, long gen) {
+    List<PodInfo> ps = new ArrayList<>(pods.size() + 1);
+    ps.addAll(pods);
+    ps.add(p);
+    return new NodeInfo(
+        node,
+        name,
+        allocatable,
+        requested.plus(p.request()),
+        nonZeroRequested.plus(p.nonZeroRequest()),
+        List.copyOf(ps),
+        gen);
+  }
+
+  /** Without the pod with this UID; this same object when it is not here. */
+  public NodeInfo withoutPod(String uid, long gen) {
+    for (int i = 0; i < pods.size(); i++) {
+      PodInfo p = pods.get(i);
+      if (uid.equals(p.uid())) {
+        List<PodInfo> ps = new ArrayList<>(pods);
+        ps.remove(i);
+        return new NodeInfo(
+            node,
+            name,
+            allocatable,
+            requested.minus(p.request()),
+            nonZeroRequested.minus(p.nonZeroRequest()),
+            List.copyOf(ps),
+            gen);
+      }
+    }
+    return this;
+  }
+
+  /** The Node, or null while only pods bound to this name are known. */
+  public Node node() {
+    return node;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Resource allocatable() {
+    return allocatable;
+  }
+
+  /** Sum of the requests of the pods on the node. */
+  public Resource requested() {
+    return requested;
+  }
+
+  /** As {@link #requested()} with the non-zero defaults, for scoring. */
+  public Resource nonZeroRequested() {
+    return nonZeroRequested;
+  }
+
+  public List<PodInfo> pods() {
+    return pods;
+  }
+
+  /** Changes whenever the cache replaces this node's info. */
+  public long generation() {
+    return generation;
+  }
+
+  private static Resource allocatable(Node n) {
+    if (n.getStatus() == null) {
+      return Resource.ZERO;
+    }
+    return Resource.of(n.getStatus().getAllocatable());
+  }
+}

@@ -1,0 +1,156 @@
+package io.jdra.scheduler.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.runtime.Ctx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@link ClaimWriter} over a fabric8 client: Update and UpdateStatus with the resourceVersion
+ * precondition, retried on conflict with a fresh GET (upstream {@code retry.RetryOnConflict} with
+ * its default backoff of 5 steps).
+ */
+public final class ApiClaimWriter implements ClaimWriter {
+  private static final int RETRIES = 5;
+
+  private final KubernetesClient client;
+
+  public ApiClaimWriter(KubernetesClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public ResourceClaim bindClaim(
+      Ctx ctx, ResourceClaim claim, ResourceClaim allocated, Pod pod, PodResourceClaim podClaim)
+      throws Exception {
+    ResourceClaim cur = claim;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return bindOnce(ctx, cur, allocated, pod, podClaim);
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= RETRIES) {
+          throw e;
+        }
+        cur = get(claim);
+        if (cur == null) {
+          throw new IllegalStateException("claim was deleted");
+        }
+      }
+    }
+  }
+
+  private ResourceClaim bindOnce(
+      Ctx ctx, ResourceClaim claim, ResourceClaim allocated, Pod pod, PodResourceClaim podClaim) {
+    if (ResourceClaims.isReservedForPod(pod, claim)) {
+      return claim;
+    }
+    ResourceClaim cur = claim;
+    if (allocated != null) {
+      boolean hasAllocation = cur.getStatus() != null && cur.getStatus().getAllocation() != null;
+      if (hasAllocation
+          && !Objects.equals(
+              cur.getStatus().getAllocation(), allocated.getStatus().getAllocation())) {
+        throw new IllegalStateException("claim got allocated elsewhere in the meantime");
+      }
+      List<String> fins = cur.getMetadata().getFinalizers();
+      if (fins == null || !fins.contains(ResourceClaims.FINALIZER)) {
+        ResourceClaim withFinalizer =
+            new ResourceClaimBuilder(cur)
+                .editMetadata()
+                .addToFinalizers(ResourceClaims.FINALIZER)
+                .endMetadata()
+                .build();
+        cur = client.resource(withFinalizer).update();
+        ctx.logger().v(5).info("Added finalizer to claim", "claim", DraManager.key(cur));
+      }
+    } else if (cur.getStatus() == null || cur.getStatus().getAllocation() == null) {
+      throw new IllegalStateException("claim is not allocated any more");
+    }
+    if (!ResourceClaims.canBeReserved(cur)) {
+      throw new IllegalStateException("claim cannot be reserved for more pods");
+    }
+    List<ResourceClaimConsumerReference> reserved =
+        new ArrayList<>(ResourceClaims.reservedFor(cur));
+    reserved.add(ResourceClaims.bindTo(pod, podClaim));
+    ResourceClaimBuilder b = new ResourceClaimBuilder(cur);
+    if (allocated != null) {
+      b.editOrNewStatus().withAllocation(allocated.getStatus().getAllocation()).endStatus();
+    }
+    ResourceClaim update = b.editOrNewStatus().withReservedFor(reserved).endStatus().build();
+    ResourceClaim written = client.resource(update).updateStatus();
+    ctx.logger()
+        .v(5)
+        .info(
+            "Reserved claim for pod",
+            "claim",
+            DraManager.key(written),
+            "pod",
+            pod.getMetadata().getName());
+    return written;
+  }
+
+  @Override
+  public void removeReservation(Ctx ctx, ResourceClaim claim, Pod pod) throws Exception {
+    ResourceClaim cur = claim;
+    for (int attempt = 0; ; attempt++) {
+      if (cur == null || !ResourceClaims.isReservedForPod(pod, cur)) {
+        return;
+      }
+      List<ResourceClaimConsumerReference> keep = new ArrayList<>();
+      for (ResourceClaimConsumerReference r : ResourceClaims.reservedFor(cur)) {
+        if (!Objects.equals(r.getUid(), pod.getMetadata().getUid())) {
+          keep.add(r);
+        }
+      }
+      try {
+        client
+            .resource(
+                new ResourceClaimBuilder(cur)
+                    .editStatus()
+                    .withReservedFor(keep)
+                    .endStatus()
+                    .build())
+            .updateStatus();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 404) {
+          return;
+        }
+        if (e.getCode() != 409 || attempt >= RETRIES) {
+          throw e;
+        }
+        cur = get(claim);
+      }
+    }
+  }
+
+  @Override
+  public void deallocate(Ctx ctx, ResourceClaim claim) throws Exception {
+    ResourceClaim update =
+        new ResourceClaimBuilder(claim)
+            .editOrNewStatus()
+            .withAllocation(null)
+            .withReservedFor(new ArrayList<>())
+            .withDevices(new ArrayList<>())
+            .endStatus()
+            .build();
+    client.resource(update).updateStatus();
+    ctx.logger().v(2).info("Deallocated claim", "claim", DraManager.key(claim));
+  }
+
+  private ResourceClaim get(ResourceClaim c) {
+    return client
+        .resources(ResourceClaim.class)
+        .inNamespace(c.getMetadata().getNamespace())
+        .withName(c.getMetadata().getName())
+        .get();
+  }
+}

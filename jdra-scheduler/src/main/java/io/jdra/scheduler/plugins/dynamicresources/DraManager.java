@@ -1,0 +1,329 @@
+package io.jdra.scheduler.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.allocator.AllocatedState;
+import io.jdra.allocator.AllocatorFeatures;
+import io.jdra.allocator.DeviceClassLister;
+import io.jdra.allocator.DeviceTaintRules;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The scheduler's view of DRA objects (upstream {@code DefaultDRAManager} with its claim tracker
+ * and assume cache): ResourceClaims as the informer delivers them, overlaid by claims the scheduler
+ * itself just wrote ("assumed", newer resourceVersion wins), plus in-flight allocations (claims
+ * reserved for a pod whose PreBind has not written them yet); ResourceSlices, DeviceTaintRules and
+ * DeviceClasses.
+ *
+ * <p>Consistency: every change and every read of the allocated devices happens under one lock, and
+ * a PreBind write moves a claim from in-flight to assumed in one step ({@link
+ * #assumeClaimAfterApiCall}). So {@link #allocatedState} always sees each allocation exactly once:
+ * there is no moment at which an allocation is neither in flight nor in the claim store (the cause
+ * of upstream's double allocation #136269). Thread-safe.
+ */
+public final class DraManager {
+  private final AllocatorFeatures features;
+  private final boolean applyTaintRules;
+
+  private final Object lock = new Object();
+
+  /** ns/name -> claim from the informer. */
+  private final Map<String, ResourceClaim> informerClaims = new HashMap<>();
+
+  /** ns/name -> claim written by the scheduler, until the informer catches up. */
+  private final Map<String, ResourceClaim> assumedClaims = new HashMap<>();
+
+  /** claim uid -> claim with the allocation chosen in Reserve, until PreBind wrote it. */
+  private final Map<String, ResourceClaim> inFlight = new HashMap<>();
+
+  /** claim uid -> pod uid that reserved the in-flight allocation. */
+  private final Map<String, String> inFlightOwner = new HashMap<>();
+
+  private final Map<String, ResourceSlice> slices = new LinkedHashMap<>();
+  private final Map<String, DeviceTaintRule> taintRules = new LinkedHashMap<>();
+  private final Map<String, DeviceClass> classes = new HashMap<>();
+  private long claimRevision;
+  private long sliceRevision;
+  private AllocatedState cachedState;
+  private long cachedStateRevision = -1;
+  private List<ResourceSlice> cachedSlices;
+  private long cachedSlicesRevision = -1;
+
+  public DraManager(AllocatorFeatures features, boolean applyTaintRules) {
+    this.features = features;
+    this.applyTaintRules = applyTaintRules;
+  }
+
+  public AllocatorFeatures features() {
+    return features;
+  }
+
+  // ---- claims -----------------------------------------------------------------------------
+
+  /** Informer add or update of a claim. */
+  public void claimChanged(ResourceClaim claim) {
+    String key = key(claim);
+    synchronized (lock) {
+      informerClaims.put(key, claim);
+      ResourceClaim assumed = assumedClaims.get(key);
+      if (assumed != null && !isNewer(assumed, claim)) {
+        assumedClaims.remove(key);
+      }
+      claimRevision++;
+    }
+  }
+
+  /** Informer delete of a claim. */
+  public void claimDeleted(ResourceClaim claim) {
+    String key = key(claim);
+    synchronized (lock) {
+      informerClaims.remove(key);
+      assumedClaims.remove(key);
+      claimRevision++;
+    }
+  }
+
+  /** The newest known version of the claim (assumed or informer), if it exists. */
+  public Optional<ResourceClaim> getClaim(String namespace, String name) {
+    String key = namespace + "/" + name;
+    synchronized (lock) {
+      ResourceClaim c = assumedClaims.get(key);
+      return Optional.ofNullable(c != null ? c : informerClaims.get(key));
+    }
+  }
+
+  /** Every claim, newest known versions. */
+  public List<ResourceClaim> listClaims() {
+    synchronized (lock) {
+      Map<String, ResourceClaim> all = new HashMap<>(informerClaims);
+      all.putAll(assumedClaims);
+      return new ArrayList<>(all.values());
+    }
+  }
+
+  /**
+   * Records an allocation chosen in Reserve. Returns false when another pod already has an
+   * in-flight allocation for the claim (a shared claim being allocated for someone else).
+   */
+  public boolean signalClaimPendingAllocation(String podUid, ResourceClaim allocated) {
+    String uid = allocated.getMetadata().getUid();
+    synchronized (lock) {
+      String owner = inFlightOwner.get(uid);
+      if (owner != null && !owner.equals(podUid)) {
+        return false;
+      }
+      inFlight.put(uid, allocated);
+      inFlightOwner.put(uid, podUid);
+      claimRevision++;
+      return true;
+    }
+  }
+
+  /** Whether some pod has an in-flight allocation for the claim. */
+  public boolean claimHasPendingAllocation(String claimUid) {
+    synchronized (lock) {
+      return inFlight.containsKey(claimUid);
+    }
+  }
+
+  /** Drops an in-flight allocation of this pod (Unreserve); false when there was none. */
+  public boolean removeClaimPendingAllocation(String podUid, String claimUid) {
+    synchronized (lock) {
+      if (!podUid.equals(inFlightOwner.get(claimUid))) {
+        return false;
+      }
+      inFlight.remove(claimUid);
+      inFlightOwner.remove(claimUid);
+      claimRevision++;
+      return true;
+    }
+  }
+
+  /**
+   * PreBind wrote the claim: it becomes the assumed version (unless the informer already has a
+   * newer one) and its in-flight allocation ends, atomically.
+   */
+  public void assumeClaimAfterApiCall(ResourceClaim written) {
+    String key = key(written);
+    synchronized (lock) {
+      ResourceClaim known = informerClaims.get(key);
+      if (known == null || isNewer(written, known)) {
+        assumedClaims.put(key, written);
+      }
+      inFlight.remove(written.getMetadata().getUid());
+      inFlightOwner.remove(written.getMetadata().getUid());
+      claimRevision++;
+    }
+  }
+
+  /** Drops an assumed version (after a failed write, the informer's version is the truth). */
+  public void assumedClaimRestore(String namespace, String name) {
+    synchronized (lock) {
+      if (assumedClaims.remove(namespace + "/" + name) != null) {
+        claimRevision++;
+      }
+    }
+  }
+
+  /**
+   * Devices in use: allocations of every known claim plus in-flight allocations, taken under one
+   * lock (cached while nothing changed).
+   */
+  public AllocatedState allocatedState() {
+    synchronized (lock) {
+      if (cachedStateRevision == claimRevision && cachedState != null) {
+        return cachedState;
+      }
+      AllocatedState.Builder b = AllocatedState.builder();
+      for (Map.Entry<String, ResourceClaim> e : informerClaims.entrySet()) {
+        ResourceClaim c = assumedClaims.getOrDefault(e.getKey(), e.getValue());
+        if (!inFlight.containsKey(c.getMetadata().getUid())) {
+          addResults(b, c);
+        }
+      }
+      for (Map.Entry<String, ResourceClaim> e : assumedClaims.entrySet()) {
+        ResourceClaim c = e.getValue();
+        if (!informerClaims.containsKey(e.getKey())
+            && !inFlight.containsKey(c.getMetadata().getUid())) {
+          addResults(b, c);
+        }
+      }
+      for (ResourceClaim c : inFlight.values()) {
+        addResults(b, c);
+      }
+      cachedState = b.build();
+      cachedStateRevision = claimRevision;
+      return cachedState;
+    }
+  }
+
+  private void addResults(AllocatedState.Builder b, ResourceClaim c) {
+    AllocationResult a = c.getStatus() == null ? null : c.getStatus().getAllocation();
+    if (a == null || a.getDevices() == null || a.getDevices().getResults() == null) {
+      return;
+    }
+    for (DeviceRequestAllocationResult r : a.getDevices().getResults()) {
+      b.add(r, features.consumableCapacity());
+    }
+  }
+
+  /**
+   * Which claim holds an exclusively allocated device (for explanations), {@code ns/name} or null.
+   */
+  public String claimUsing(String driver, String pool, String device) {
+    for (ResourceClaim c : listClaims()) {
+      AllocationResult a = c.getStatus() == null ? null : c.getStatus().getAllocation();
+      if (a == null || a.getDevices() == null) {
+        continue;
+      }
+      for (DeviceRequestAllocationResult r : a.getDevices().getResults()) {
+        if (driver.equals(r.getDriver())
+            && pool.equals(r.getPool())
+            && device.equals(r.getDevice())) {
+          return key(c);
+        }
+      }
+    }
+    return null;
+  }
+
+  // ---- slices, rules, classes ---------------------------------------------------------------
+
+  public void sliceChanged(ResourceSlice s) {
+    synchronized (lock) {
+      slices.put(s.getMetadata().getName(), s);
+      sliceRevision++;
+    }
+  }
+
+  public void sliceDeleted(ResourceSlice s) {
+    synchronized (lock) {
+      slices.remove(s.getMetadata().getName());
+      sliceRevision++;
+    }
+  }
+
+  public void taintRuleChanged(DeviceTaintRule r) {
+    synchronized (lock) {
+      taintRules.put(r.getMetadata().getName(), r);
+      sliceRevision++;
+    }
+  }
+
+  public void taintRuleDeleted(DeviceTaintRule r) {
+    synchronized (lock) {
+      taintRules.remove(r.getMetadata().getName());
+      sliceRevision++;
+    }
+  }
+
+  /** Slices ordered by name, with DeviceTaintRules applied when DRADeviceTaintRules is on. */
+  public List<ResourceSlice> slices() {
+    synchronized (lock) {
+      if (cachedSlicesRevision == sliceRevision && cachedSlices != null) {
+        return cachedSlices;
+      }
+      List<ResourceSlice> list = new ArrayList<>(slices.values());
+      list.sort(Comparator.comparing(s -> s.getMetadata().getName()));
+      if (applyTaintRules && !taintRules.isEmpty()) {
+        list = DeviceTaintRules.apply(list, new ArrayList<>(taintRules.values()));
+      }
+      cachedSlices = List.copyOf(list);
+      cachedSlicesRevision = sliceRevision;
+      return cachedSlices;
+    }
+  }
+
+  public void classChanged(DeviceClass c) {
+    synchronized (lock) {
+      classes.put(c.getMetadata().getName(), c);
+    }
+  }
+
+  public void classDeleted(DeviceClass c) {
+    synchronized (lock) {
+      classes.remove(c.getMetadata().getName());
+    }
+  }
+
+  public Optional<DeviceClass> getClass(String name) {
+    synchronized (lock) {
+      return Optional.ofNullable(classes.get(name));
+    }
+  }
+
+  public List<DeviceClass> listClasses() {
+    synchronized (lock) {
+      return new ArrayList<>(classes.values());
+    }
+  }
+
+  /** A lister over a fixed copy of the classes (one per scheduling cycle). */
+  public DeviceClassLister classLister() {
+    return DeviceClassLister.of(listClasses());
+  }
+
+  static String key(ResourceClaim c) {
+    return c.getMetadata().getNamespace() + "/" + c.getMetadata().getName();
+  }
+
+  /** Whether a's resourceVersion is newer than b's (numeric, as upstream's assume cache). */
+  static boolean isNewer(ResourceClaim a, ResourceClaim b) {
+    try {
+      return Long.parseLong(a.getMetadata().getResourceVersion())
+          > Long.parseLong(b.getMetadata().getResourceVersion());
+    } catch (NumberFormatException | NullPointerException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,553 @@
+package io.jdra.scheduler.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.jdra.allocator.AllocationException;
+import io.jdra.allocator.AllocationOutcome;
+import io.jdra.allocator.Allocator;
+import io.jdra.allocator.Deadline;
+import io.jdra.api.nodeaffinity.NodeSelectors;
+import io.jdra.api.resourceclaim.RequestRefs;
+import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.runtime.Ctx;
+import io.jdra.scheduler.framework.ClusterEvent;
+import io.jdra.scheduler.framework.CycleState;
+import io.jdra.scheduler.framework.EnqueueExtensions;
+import io.jdra.scheduler.framework.ExplainsFailure;
+import io.jdra.scheduler.framework.FilterPlugin;
+import io.jdra.scheduler.framework.NodeInfo;
+import io.jdra.scheduler.framework.PodInfo;
+import io.jdra.scheduler.framework.PostFilterPlugin;
+import io.jdra.scheduler.framework.PreBindPlugin;
+import io.jdra.scheduler.framework.PreEnqueuePlugin;
+import io.jdra.scheduler.framework.PreFilterPlugin;
+import io.jdra.scheduler.framework.QueueingHint;
+import io.jdra.scheduler.framework.ReservePlugin;
+import io.jdra.scheduler.framework.ScorePlugin;
+import io.jdra.scheduler.framework.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Upstream's DynamicResources plugin with Kubernetes 1.36 semantics; {@code package-info} has the
+ * lifecycle. Shared by all attempts; per-attempt data lives in {@link StateData}.
+ */
+public final class DynamicResources
+    implements PreEnqueuePlugin,
+        PreFilterPlugin,
+        FilterPlugin,
+        PostFilterPlugin,
+        ScorePlugin,
+        ReservePlugin,
+        PreBindPlugin,
+        EnqueueExtensions,
+        ExplainsFailure {
+  public static final String NAME = "DynamicResources";
+
+  /** Upstream {@code resourceapi.FirstAvailableDeviceRequestMaxSize}. */
+  static final int FIRST_AVAILABLE_MAX_SIZE = 8;
+
+  private final DraManager manager;
+  private final DynamicResourcesArgs args;
+  private final boolean filterTimeoutEnabled;
+  private final LongSupplier nanoClock;
+  private final ClaimWriter writer;
+
+  /**
+   * @param writer the API calls of PreBind, Unreserve and PostFilter (null in pure unit tests:
+   *     those extension points then fail with an error)
+   * @param filterTimeoutEnabled feature gate DRASchedulerFilterTimeout
+   * @param nanoClock for the filter deadline
+   */
+  public DynamicResources(
+      DraManager manager,
+      DynamicResourcesArgs args,
+      boolean filterTimeoutEnabled,
+      LongSupplier nanoClock,
+      ClaimWriter writer) {
+    this.manager = manager;
+    this.args = args;
+    this.filterTimeoutEnabled = filterTimeoutEnabled;
+    this.nanoClock = nanoClock;
+    this.writer = writer;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  public DraManager manager() {
+    return manager;
+  }
+
+  // ---- PreEnqueue ---------------------------------------------------------------------------
+
+  @Override
+  public Status preEnqueue(Pod pod) {
+    if (!PodClaims.hasClaims(pod)) {
+      return null;
+    }
+    if (PodClaims.resolve(pod, manager) instanceof PodClaims.Failed f) {
+      return Status.unresolvable(f.message());
+    }
+    return null;
+  }
+
+  // ---- PreFilter ----------------------------------------------------------------------------
+
+  @Override
+  public Result preFilter(Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    Pod p = pod.pod();
+    if (!PodClaims.hasClaims(p)) {
+      return Result.of(Status.skip());
+    }
+    PodClaims.Result r = PodClaims.resolve(p, manager);
+    if (r instanceof PodClaims.Failed f) {
+      return Result.of(Status.unresolvable(f.message()));
+    }
+    List<PodClaims.Entry> claims = ((PodClaims.Resolved) r).entries();
+    if (claims.isEmpty()) {
+      return Result.of(Status.skip());
+    }
+    List<Integer> toAllocate = new ArrayList<>();
+    for (int i = 0; i < claims.size(); i++) {
+      ResourceClaim claim = claims.get(i).claim();
+      if (isAllocated(claim)) {
+        if (!ResourceClaims.isReservedForPod(p, claim) && !ResourceClaims.canBeReserved(claim)) {
+          return Result.of(Status.unschedulable("resourceclaim in use"));
+        }
+        continue;
+      }
+      if (manager.claimHasPendingAllocation(claim.getMetadata().getUid())) {
+        // A shared claim another pod is allocating right now: wait for its write.
+        return Result.of(Status.unschedulable("resourceclaim is being allocated for another pod"));
+      }
+      Status classes = verifyClasses(claim);
+      if (classes != null) {
+        return Result.of(classes);
+      }
+      toAllocate.add(i);
+    }
+    Allocator allocator = null;
+    List<ResourceClaim> claimsToAllocate = new ArrayList<>(toAllocate.size());
+    for (int i : toAllocate) {
+      claimsToAllocate.add(claims.get(i).claim());
+    }
+    if (!toAllocate.isEmpty()) {
+      allocator =
+          Allocator.create(
+              manager.features(),
+              manager.allocatedState(),
+              manager.classLister(),
+              manager.slices());
+    }
+    state.write(
+        StateData.KEY,
+        new StateData(
+            claims,
+            toAllocate.stream().mapToInt(Integer::intValue).toArray(),
+            claimsToAllocate,
+            allocator));
+    return Result.of(Status.success());
+  }
+
+  /** Every class the claim's requests name must exist (upstream PreFilter). */
+  private Status verifyClasses(ResourceClaim claim) {
+    if (claim.getSpec() == null || claim.getSpec().getDevices() == null) {
+      return null;
+    }
+    for (DeviceRequest req : claim.getSpec().getDevices().getRequests()) {
+      if (req.getExactly() != null) {
+        String cls = req.getExactly().getDeviceClassName();
+        if (manager.getClass(cls).isEmpty()) {
+          return Status.unresolvable(
+              "request " + req.getName() + ": device class " + cls + " does not exist");
+        }
+      }
+      if (req.getFirstAvailable() != null) {
+        for (DeviceSubRequest sub : req.getFirstAvailable()) {
+          if (manager.getClass(sub.getDeviceClassName()).isEmpty()) {
+            return Status.unresolvable(
+                "request "
+                    + req.getName()
+                    + "/"
+                    + sub.getName()
+                    + ": device class "
+                    + sub.getDeviceClassName()
+                    + " does not exist");
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  // ---- Filter -------------------------------------------------------------------------------
+
+  @Override
+  public Status filter(Ctx ctx, CycleState state, PodInfo pod, NodeInfo nodeInfo) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null) {
+      return null;
+    }
+    Node node = nodeInfo.node();
+    for (int i = 0; i < s.claims.size(); i++) {
+      ResourceClaim claim = s.claims.get(i).claim();
+      if (!isAllocated(claim)) {
+        continue;
+      }
+      NodeSelector sel = claim.getStatus().getAllocation().getNodeSelector();
+      if (sel != null && !NodeSelectors.matches(sel, node)) {
+        s.unavailableClaims.add(i);
+        return Status.unresolvable("resourceclaim not available on the node");
+      }
+    }
+    if (s.allocator == null) {
+      return null;
+    }
+    Deadline deadline =
+        filterTimeoutEnabled && !args.filterTimeout().isZero()
+            ? Deadline.after(args.filterTimeout(), nanoClock)
+            : Deadline.none();
+    AllocationOutcome outcome;
+    try {
+      outcome = s.allocator.allocate(node, s.claimsToAllocate, deadline);
+    } catch (AllocationException e) {
+      if (e.isNodeLocal()) {
+        return Status.unschedulable(e.getMessage());
+      }
+      if (e.isDeadlineExceeded()) {
+        return Status.error("timed out trying to allocate devices");
+      }
+      return Status.error(e);
+    }
+    if (outcome instanceof AllocationOutcome.Allocated a) {
+      List<AllocationResult> results = new ArrayList<>(a.results().size());
+      for (io.fabric8.kubernetes.api.model.resource.v1.AllocationResult ar : a.results()) {
+        results.add(ar);
+      }
+      s.nodeAllocations.put(nodeInfo.name(), results);
+      return null;
+    }
+    AllocationOutcome.Unschedulable u = (AllocationOutcome.Unschedulable) outcome;
+    s.explanations.put(nodeInfo.name(), u.explanation());
+    if (ctx.logger().v(5).enabled()) {
+      ctx.logger()
+          .v(5)
+          .info(
+              "Cannot allocate claims on node",
+              "pod",
+              pod.key(),
+              "node",
+              nodeInfo.name(),
+              "explanation",
+              u.explanation().render());
+    }
+    return Status.unschedulable("cannot allocate all claims");
+  }
+
+  @Override
+  public String explainFailure(CycleState state, PodInfo pod) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null || s.explanations.isEmpty()) {
+      return null;
+    }
+    return Explanations.summary(s.explanations, manager);
+  }
+
+  // ---- PostFilter ---------------------------------------------------------------------------
+
+  @Override
+  public Status postFilter(
+      Ctx ctx, CycleState state, PodInfo pod, Map<String, Status> filteredNodes) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null || s.unavailableClaims.isEmpty()) {
+      return Status.unschedulable("no new claims to deallocate");
+    }
+    for (int i : s.unavailableClaims) {
+      ResourceClaim claim = s.claims.get(i).claim();
+      List<?> reserved = ResourceClaims.reservedFor(claim);
+      boolean onlyThisPod =
+          reserved.isEmpty()
+              || (reserved.size() == 1 && ResourceClaims.isReservedForPod(pod.pod(), claim));
+      if (!onlyThisPod || writer == null) {
+        continue;
+      }
+      try {
+        writer.deallocate(ctx, claim);
+        return Status.unschedulable("deallocation of ResourceClaim completed");
+      } catch (Exception e) {
+        return Status.error(e);
+      }
+    }
+    return Status.unschedulable("still not schedulable");
+  }
+
+  // ---- Score --------------------------------------------------------------------------------
+
+  @Override
+  public Status preScore(Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null || s.allocator == null) {
+      return Status.skip();
+    }
+    for (ResourceClaim c : s.claimsToAllocate) {
+      for (DeviceRequest r : c.getSpec().getDevices().getRequests()) {
+        if (r.getFirstAvailable() != null && !r.getFirstAvailable().isEmpty()) {
+          return Status.success();
+        }
+      }
+    }
+    return Status.skip();
+  }
+
+  /**
+   * Upstream's prioritized-list score: for each request with {@code firstAvailable}, the subrequest
+   * the node's allocation used at index i adds {@code 8 - i}.
+   */
+  @Override
+  public long score(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    List<AllocationResult> results = s == null ? null : s.nodeAllocations.get(node.name());
+    if (results == null) {
+      return 0;
+    }
+    long score = 0;
+    for (int c = 0; c < results.size(); c++) {
+      score += claimScore(s.claimsToAllocate.get(c), results.get(c));
+    }
+    return score;
+  }
+
+  static long claimScore(ResourceClaim claim, AllocationResult result) {
+    long score = 0;
+    for (DeviceRequest req : claim.getSpec().getDevices().getRequests()) {
+      List<DeviceSubRequest> subs = req.getFirstAvailable();
+      if (subs == null || subs.isEmpty()) {
+        continue;
+      }
+      for (DeviceRequestAllocationResult r : result.getDevices().getResults()) {
+        if (!req.getName().equals(RequestRefs.parentRequestName(r.getRequest()).orElse(""))) {
+          continue;
+        }
+        String sub = RequestRefs.subRequestName(r.getRequest()).orElse("");
+        for (int i = 0; i < subs.size(); i++) {
+          if (subs.get(i).getName().equals(sub)) {
+            score += FIRST_AVAILABLE_MAX_SIZE - i;
+            break;
+          }
+        }
+        break;
+      }
+    }
+    return score;
+  }
+
+  @Override
+  public void normalizeScore(CycleState state, PodInfo pod, long[] scores) {
+    ScorePlugin.defaultNormalize(scores, false);
+  }
+
+  // ---- Reserve / Unreserve ------------------------------------------------------------------
+
+  @Override
+  public Status reserve(Ctx ctx, CycleState state, PodInfo pod, String nodeName) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null) {
+      return null;
+    }
+    ResourceClaim[] reserved = new ResourceClaim[s.claims.size()];
+    if (s.toAllocate.length > 0) {
+      List<AllocationResult> results = s.nodeAllocations.get(nodeName);
+      if (results == null) {
+        return Status.error("internal error: no allocation recorded for node " + nodeName);
+      }
+      for (int k = 0; k < s.toAllocate.length; k++) {
+        int i = s.toAllocate[k];
+        ResourceClaim claim = s.claims.get(i).claim();
+        ResourceClaim allocated =
+            new ResourceClaimBuilder(claim)
+                .editOrNewStatus()
+                .withAllocation(results.get(k))
+                .endStatus()
+                .build();
+        if (!manager.signalClaimPendingAllocation(pod.uid(), allocated)) {
+          for (int j = 0; j < k; j++) {
+            manager.removeClaimPendingAllocation(
+                pod.uid(), s.claims.get(s.toAllocate[j]).claim().getMetadata().getUid());
+          }
+          return Status.unschedulable("resourceclaim is being allocated for another pod");
+        }
+        reserved[i] = allocated;
+      }
+    }
+    s.reserved = reserved;
+    return null;
+  }
+
+  @Override
+  public void unreserve(Ctx ctx, CycleState state, PodInfo pod, String nodeName) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null) {
+      return;
+    }
+    for (PodClaims.Entry e : s.claims) {
+      ResourceClaim claim = e.claim();
+      manager.removeClaimPendingAllocation(pod.uid(), claim.getMetadata().getUid());
+      ResourceClaim current =
+          manager
+              .getClaim(claim.getMetadata().getNamespace(), claim.getMetadata().getName())
+              .orElse(null);
+      if (current != null
+          && ResourceClaims.isReservedForPod(pod.pod(), current)
+          && writer != null) {
+        try {
+          writer.removeReservation(ctx, current, pod.pod());
+        } catch (Exception ex) {
+          ctx.logger()
+              .error(
+                  ex,
+                  "Unreserve: removing the pod from the claim's reservedFor failed",
+                  "pod",
+                  pod.key(),
+                  "claim",
+                  DraManager.key(current));
+          manager.assumedClaimRestore(
+              current.getMetadata().getNamespace(), current.getMetadata().getName());
+        }
+      }
+    }
+  }
+
+  // ---- PreBind ------------------------------------------------------------------------------
+
+  @Override
+  public Status preBindPreFlight(Ctx ctx, CycleState state, PodInfo pod, String nodeName) {
+    return state.read(StateData.KEY, StateData.class) == null ? Status.skip() : Status.success();
+  }
+
+  @Override
+  public Status preBind(Ctx ctx, CycleState state, PodInfo pod, String nodeName) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    if (s == null) {
+      return null;
+    }
+    if (writer == null) {
+      return Status.error("DynamicResources has no API client");
+    }
+    List<ResourceClaim> written = new ArrayList<>(s.claims.size());
+    for (int i = 0; i < s.claims.size(); i++) {
+      PodClaims.Entry e = s.claims.get(i);
+      ResourceClaim allocated = s.reserved == null ? null : s.reserved[i];
+      try {
+        ResourceClaim w = writer.bindClaim(ctx, e.claim(), allocated, pod.pod(), e.podClaim());
+        manager.assumeClaimAfterApiCall(w);
+        written.add(w);
+      } catch (Exception ex) {
+        return Status.error(
+            new RuntimeException(
+                "binding claim " + DraManager.key(e.claim()) + ": " + ex.getMessage(), ex));
+      }
+    }
+    if (manager.features().deviceBindingAndStatus() && BindingConditions.any(written)) {
+      return BindingConditions.await(ctx, manager, written, args.bindingTimeout());
+    }
+    return null;
+  }
+
+  // ---- Events -------------------------------------------------------------------------------
+
+  @Override
+  public List<QueueingHint.EventWithHint> eventsToRegister() {
+    return List.of(
+        new QueueingHint.EventWithHint(
+            ClusterEvent.of(
+                ClusterEvent.EventResource.NODE,
+                ClusterEvent.ADD
+                    | ClusterEvent.UPDATE_NODE_LABEL
+                    | ClusterEvent.UPDATE_NODE_ALLOCATABLE,
+                "NodeChange"),
+            null),
+        new QueueingHint.EventWithHint(
+            ClusterEvent.of(
+                ClusterEvent.EventResource.RESOURCE_CLAIM,
+                ClusterEvent.ADD | ClusterEvent.UPDATE | ClusterEvent.DELETE,
+                "ResourceClaimChange"),
+            this::isSchedulableAfterClaimChange),
+        new QueueingHint.EventWithHint(
+            ClusterEvent.of(
+                ClusterEvent.EventResource.TARGET_POD,
+                ClusterEvent.UPDATE_POD_GENERATED_RESOURCE_CLAIM,
+                "PodGeneratedResourceClaim"),
+            null),
+        new QueueingHint.EventWithHint(
+            ClusterEvent.of(
+                ClusterEvent.EventResource.DEVICE_CLASS,
+                ClusterEvent.ADD | ClusterEvent.UPDATE,
+                "DeviceClassChange"),
+            null),
+        new QueueingHint.EventWithHint(
+            ClusterEvent.of(
+                ClusterEvent.EventResource.RESOURCE_SLICE,
+                ClusterEvent.ADD | ClusterEvent.UPDATE,
+                "ResourceSliceChange"),
+            null),
+        new QueueingHint.EventWithHint(
+            ClusterEvent.of(
+                ClusterEvent.EventResource.DEVICE_TAINT_RULE,
+                ClusterEvent.ADD | ClusterEvent.UPDATE | ClusterEvent.DELETE,
+                "DeviceTaintRuleChange"),
+            null));
+  }
+
+  /**
+   * Upstream isSchedulableAfterClaimChange: a claim of the pod appeared or changed, or any claim
+   * was deallocated or deleted while allocated (devices were freed).
+   */
+  QueueingHint isSchedulableAfterClaimChange(Pod pod, Object oldObj, Object newObj) {
+    ResourceClaim oldC = (ResourceClaim) oldObj;
+    ResourceClaim newC = (ResourceClaim) newObj;
+    ResourceClaim any = newC != null ? newC : oldC;
+    boolean podsClaim =
+        any.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())
+            && PodClaims.names(pod).contains(any.getMetadata().getName());
+    if (newC == null) {
+      return oldC != null && isAllocated(oldC) ? QueueingHint.QUEUE : QueueingHint.SKIP;
+    }
+    if (oldC != null && isAllocated(oldC) && !isAllocated(newC)) {
+      return QueueingHint.QUEUE;
+    }
+    if (!podsClaim) {
+      return QueueingHint.SKIP;
+    }
+    if (oldC == null) {
+      return QueueingHint.QUEUE;
+    }
+    // Only status or metadata noise from others (e.g. a driver's finalizer) cannot help.
+    boolean specSame = java.util.Objects.equals(oldC.getSpec(), newC.getSpec());
+    boolean statusSame = java.util.Objects.equals(oldC.getStatus(), newC.getStatus());
+    boolean deletionSame =
+        java.util.Objects.equals(
+            oldC.getMetadata().getDeletionTimestamp(), newC.getMetadata().getDeletionTimestamp());
+    return specSame && statusSame && deletionSame ? QueueingHint.SKIP : QueueingHint.QUEUE;
+  }
+
+  static boolean isAllocated(ResourceClaim c) {
+    return c.getStatus() != null && c.getStatus().getAllocation() != null;
+  }
+
+  static Duration pollInterval() {
+    return BindingConditions.POLL_INTERVAL;
+  }
+}

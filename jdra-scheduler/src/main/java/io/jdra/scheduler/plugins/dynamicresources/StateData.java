@@ -1,0 +1,53 @@
+package io.jdra.scheduler.plugins.dynamicresources;
+
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.jdra.allocator.Allocator;
+import io.jdra.allocator.Explanation;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What DynamicResources keeps in the CycleState for one attempt (upstream {@code stateData}).
+ * Written in PreFilter; Filter threads add to the concurrent maps; Reserve sets {@link #reserved}.
+ */
+final class StateData {
+  static final String KEY = "DynamicResources";
+
+  /** The pod's claims in spec order (claims generated for extended resources last). */
+  final List<PodClaims.Entry> claims;
+
+  /** Indexes into {@link #claims} of claims without allocation. */
+  final int[] toAllocate;
+
+  /** The claims without allocation, in that order (the allocator's input). */
+  final List<ResourceClaim> claimsToAllocate;
+
+  /** Null when nothing needs allocating. */
+  final Allocator allocator;
+
+  /** Node name -> allocation results of {@link #claimsToAllocate}, from Filter. */
+  final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
+
+  /** Node name -> why allocation failed there, from Filter (for the FailedScheduling message). */
+  final Map<String, Explanation> explanations = new ConcurrentHashMap<>();
+
+  /** Indexes of allocated claims that some node rejected (PostFilter may deallocate one). */
+  final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
+
+  /** Claims with the allocation chosen in Reserve, by index; null before Reserve. */
+  volatile ResourceClaim[] reserved;
+
+  StateData(
+      List<PodClaims.Entry> claims,
+      int[] toAllocate,
+      List<ResourceClaim> claimsToAllocate,
+      Allocator allocator) {
+    this.claims = claims;
+    this.toAllocate = toAllocate;
+    this.claimsToAllocate = claimsToAllocate;
+    this.allocator = allocator;
+  }
+}
