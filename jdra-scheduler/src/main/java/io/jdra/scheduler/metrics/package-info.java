@@ -1,0 +1,2 @@
+/** The scheduler's Prometheus metrics with upstream names. */
+package io.jdra.scheduler.metrics;

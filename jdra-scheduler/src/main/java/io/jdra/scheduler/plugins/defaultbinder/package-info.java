@@ -1,0 +1,2 @@
+/** Upstream's DefaultBinder plugin. */
+package io.jdra.scheduler.plugins.defaultbinder;

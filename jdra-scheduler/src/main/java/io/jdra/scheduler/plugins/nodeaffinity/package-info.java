@@ -1,0 +1,2 @@
+/** Upstream's NodeAffinity plugin. */
+package io.jdra.scheduler.plugins.nodeaffinity;

@@ -1,0 +1,2 @@
+/** Upstream's NodeName plugin. */
+package io.jdra.scheduler.plugins.nodename;

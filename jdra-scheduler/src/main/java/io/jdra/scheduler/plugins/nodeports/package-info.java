@@ -1,0 +1,2 @@
+/** Upstream's NodePorts plugin. */
+package io.jdra.scheduler.plugins.nodeports;

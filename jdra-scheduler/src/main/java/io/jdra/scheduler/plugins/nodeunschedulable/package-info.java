@@ -1,0 +1,2 @@
+/** Upstream's NodeUnschedulable plugin. */
+package io.jdra.scheduler.plugins.nodeunschedulable;

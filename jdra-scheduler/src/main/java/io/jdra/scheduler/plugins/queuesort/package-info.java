@@ -1,0 +1,2 @@
+/** Upstream's PrioritySort plugin. */
+package io.jdra.scheduler.plugins.queuesort;

@@ -1,0 +1,2 @@
+/** Upstream's SchedulingGates plugin. */
+package io.jdra.scheduler.plugins.schedulinggates;

@@ -1,0 +1,2 @@
+/** Upstream's TaintToleration plugin. */
+package io.jdra.scheduler.plugins.tainttoleration;
