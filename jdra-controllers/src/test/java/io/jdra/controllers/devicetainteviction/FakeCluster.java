@@ -29,8 +29,10 @@ final class FakeCluster implements EvictionClient {
   final List<String> calls = new ArrayList<>();
   int ruleStatusWrites;
 
-  /** How many of the next API calls fail. */
+  /** How many of the next API calls whose description starts with {@link #failOn} fail. */
   int failNext;
+
+  String failOn = "";
 
   void connect(EvictionTracker tracker) {
     this.tracker = tracker;
@@ -104,7 +106,7 @@ final class FakeCluster implements EvictionClient {
 
   private void maybeFail(String call) {
     calls.add(call);
-    if (failNext > 0) {
+    if (failNext > 0 && call.startsWith(failOn)) {
       failNext--;
       throw new IllegalStateException("injected failure of " + call);
     }
