@@ -1,6 +1,7 @@
 package io.jdra.controllers.manager;
 
 import io.jdra.api.features.Feature;
+import io.jdra.controllers.devicetainteviction.DeviceTaintEvictionController;
 import io.jdra.controllers.resourceclaim.ResourceClaimController;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -23,7 +24,12 @@ public final class Controllers {
             ResourceClaimController.NAME,
             List.of("resourceclaim"),
             List.of(Feature.DYNAMIC_RESOURCE_ALLOCATION),
-            ControllerFactories::resourceClaim));
+            ControllerFactories::resourceClaim),
+        new ControllerDescriptor(
+            DeviceTaintEvictionController.NAME,
+            List.of("device-taint-eviction"),
+            List.of(Feature.DYNAMIC_RESOURCE_ALLOCATION, Feature.DRA_DEVICE_TAINTS),
+            ControllerFactories::deviceTaintEviction));
   }
 
   /**
