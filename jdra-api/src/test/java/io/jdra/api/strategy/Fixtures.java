@@ -3,32 +3,27 @@ package io.jdra.api.strategy;
 import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatusBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequestPolicyBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.CapacityRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSetBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttributeBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacityBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumptionBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTolerationBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.NodeAllocatableResourceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.jdra.testing.objects.Make;
 import java.util.function.Consumer;
 
 /**
@@ -40,43 +35,18 @@ final class Fixtures {
 
   /** A claim with requests "a" (exactly) and "b" (exactly), allocated to devices x and y. */
   static ResourceClaim claim() {
-    return new ResourceClaimBuilder()
-        .withNewMetadata()
-        .withName("claim")
-        .withNamespace("ns")
-        .withUid("uid-1")
-        .endMetadata()
-        .withNewSpec()
-        .withNewDevices()
-        .addToRequests(
-            new DeviceRequestBuilder()
-                .withName("a")
-                .withExactly(
-                    new ExactDeviceRequestBuilder()
-                        .withDeviceClassName("gpu")
-                        .withAllocationMode("ExactCount")
-                        .withCount(1L)
-                        .build())
-                .build(),
-            new DeviceRequestBuilder()
-                .withName("b")
-                .withExactly(
-                    new ExactDeviceRequestBuilder()
-                        .withDeviceClassName("gpu")
-                        .withAllocationMode("ExactCount")
-                        .withCount(1L)
-                        .build())
+    return Make.claim("claim")
+        .namespace("ns")
+        .uid("uid-1")
+        .request("a", "gpu", 1)
+        .request("b", "gpu", 1)
+        .allocation(
+            new AllocationResultBuilder()
+                .withNewDevices()
+                .addToResults(result("a", "x"), result("b", "y"))
+                .endDevices()
                 .build())
-        .endDevices()
-        .endSpec()
-        .withNewStatus()
-        .withNewAllocation()
-        .withNewDevices()
-        .addToResults(result("a", "x"), result("b", "y"))
-        .endDevices()
-        .endAllocation()
-        .endStatus()
-        .build();
+        .obj();
   }
 
   static DeviceRequestAllocationResult result(String request, String device) {
@@ -96,44 +66,19 @@ final class Fixtures {
 
   /** A template whose claim spec equals {@link #claim()}'s spec. */
   static ResourceClaimTemplate template(Consumer<ResourceClaim> specMutator) {
-    ResourceClaim c = claim(specMutator);
-    return new ResourceClaimTemplateBuilder()
-        .withNewMetadata()
-        .withName("tmpl")
-        .withNamespace("ns")
-        .endMetadata()
-        .withNewSpec()
-        .withSpec(c.getSpec())
-        .endSpec()
-        .build();
+    return Make.claimTemplate("tmpl").namespace("ns").spec(claim(specMutator).getSpec()).obj();
   }
 
   static ResourceSlice slice() {
-    return new ResourceSliceBuilder()
-        .withNewMetadata()
-        .withName("slice")
-        .withGeneration(4L)
-        .endMetadata()
-        .withNewSpec()
-        .withDriver("dra.example.com")
-        .withNodeName("node-1")
-        .withNewPool()
-        .withName("pool")
-        .withGeneration(1L)
-        .withResourceSliceCount(1L)
-        .endPool()
-        .addToDevices(device("x"), device("y"))
-        .endSpec()
-        .build();
+    return Make.slice("slice", "node-1", "dra.example.com")
+        .generation(4)
+        .pool("pool", 1, 1)
+        .devices(device("x"), device("y"))
+        .obj();
   }
 
   static Device device(String name) {
-    return new DeviceBuilder()
-        .withName(name)
-        .addToAttributes("model", new DeviceAttributeBuilder().withString("A100").build())
-        .addToCapacity(
-            "memory", new DeviceCapacityBuilder().withValue(new Quantity("40Gi")).build())
-        .build();
+    return Make.device(name).attr("model", "A100").capacity("memory", "40Gi").obj();
   }
 
   static ResourceSlice slice(Consumer<ResourceSlice> mutator) {
@@ -143,20 +88,11 @@ final class Fixtures {
   }
 
   static DeviceClass deviceClass(String extendedResourceName) {
-    return new DeviceClassBuilder()
-        .withNewMetadata()
-        .withName("gpu")
-        .withGeneration(2L)
-        .endMetadata()
-        .withNewSpec()
-        .addNewSelector()
-        .withNewCel()
-        .withExpression("device.driver == 'dra.example.com'")
-        .endCel()
-        .endSelector()
-        .withExtendedResourceName(extendedResourceName)
-        .endSpec()
-        .build();
+    return Make.deviceClass("gpu")
+        .generation(2)
+        .selectors("device.driver == 'dra.example.com'")
+        .extendedResourceName(extendedResourceName)
+        .obj();
   }
 
   // ---- mutators adding one feature each ----

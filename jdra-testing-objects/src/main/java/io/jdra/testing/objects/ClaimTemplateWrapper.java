@@ -10,15 +10,10 @@ import java.util.List;
 public final class ClaimTemplateWrapper {
   private final ResourceClaimTemplateBuilder b = new ResourceClaimTemplateBuilder();
   private final List<DeviceRequest> requests = new ArrayList<>();
+  private io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec spec;
 
   ClaimTemplateWrapper(String name) {
-    b.withNewMetadata()
-        .withName(name)
-        .endMetadata()
-        .withNewSpec()
-        .withNewMetadata()
-        .endMetadata()
-        .endSpec();
+    b.withNewMetadata().withName(name).endMetadata().withNewSpec().endSpec();
   }
 
   public ClaimTemplateWrapper namespace(String ns) {
@@ -33,13 +28,13 @@ public final class ClaimTemplateWrapper {
 
   /** Labels of the generated claims ({@code spec.metadata.labels}). */
   public ClaimTemplateWrapper claimLabels(String... kv) {
-    b.editSpec().editMetadata().addToLabels(Make.pairs(kv)).endMetadata().endSpec();
+    b.editSpec().editOrNewMetadata().addToLabels(Make.pairs(kv)).endMetadata().endSpec();
     return this;
   }
 
   /** Annotations of the generated claims ({@code spec.metadata.annotations}). */
   public ClaimTemplateWrapper claimAnnotations(String... kv) {
-    b.editSpec().editMetadata().addToAnnotations(Make.pairs(kv)).endMetadata().endSpec();
+    b.editSpec().editOrNewMetadata().addToAnnotations(Make.pairs(kv)).endMetadata().endSpec();
     return this;
   }
 
@@ -53,8 +48,22 @@ public final class ClaimTemplateWrapper {
     return this;
   }
 
+  /** The claim spec as given (for example a {@code Make.claim(...).obj().getSpec()}). */
+  public ClaimTemplateWrapper spec(
+      io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec s) {
+    this.spec = s;
+    return this;
+  }
+
   public ResourceClaimTemplate obj() {
     ResourceClaimTemplate t = b.build();
+    if (spec != null) {
+      t.getSpec()
+          .setSpec(
+              new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpecBuilder(spec)
+                  .build());
+      return new ResourceClaimTemplateBuilder(t).build();
+    }
     t.getSpec().setSpec(new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec());
     t.getSpec().getSpec().setDevices(new io.fabric8.kubernetes.api.model.resource.v1.DeviceClaim());
     if (!requests.isEmpty()) {

@@ -11,6 +11,12 @@ public final class DeviceClassWrapper {
     b.withNewMetadata().withName(name).endMetadata().withNewSpec().endSpec();
   }
 
+  /** {@code metadata.generation}, as the API server would have set it. */
+  public DeviceClassWrapper generation(long generation) {
+    b.editMetadata().withGeneration(generation).endMetadata();
+    return this;
+  }
+
   /** CEL selectors every device of the class must match. */
   public DeviceClassWrapper selectors(String... celExpressions) {
     b.editSpec().withSelectors(Requests.selectors(celExpressions)).endSpec();

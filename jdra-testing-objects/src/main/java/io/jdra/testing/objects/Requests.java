@@ -53,11 +53,8 @@ public final class Requests {
         .build();
   }
 
-  /** CEL selectors; none gives null (the field is omitted), as the API server stores it. */
+  /** CEL selectors (an empty list for none: fabric8's models never hold null lists). */
   public static List<DeviceSelector> selectors(String... expressions) {
-    if (expressions.length == 0) {
-      return null;
-    }
     List<DeviceSelector> out = new ArrayList<>();
     for (String e : expressions) {
       out.add(new DeviceSelectorBuilder().withNewCel().withExpression(e).endCel().build());

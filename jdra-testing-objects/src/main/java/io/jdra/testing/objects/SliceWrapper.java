@@ -48,6 +48,12 @@ public final class SliceWrapper {
     return this;
   }
 
+  /** {@code metadata.generation}, as the API server would have set it. */
+  public SliceWrapper generation(long generation) {
+    b.editMetadata().withGeneration(generation).endMetadata();
+    return this;
+  }
+
   public SliceWrapper uid(String uid) {
     b.editMetadata().withUid(uid).endMetadata();
     return this;
@@ -88,8 +94,8 @@ public final class SliceWrapper {
     s.getSpec().setNodeName(nodeName);
     s.getSpec().setNodeSelector(nodeSelector);
     s.getSpec().setAllNodes(allNodes ? Boolean.TRUE : null);
-    s.getSpec().setDevices(devices.isEmpty() ? null : new ArrayList<>(devices));
-    s.getSpec().setSharedCounters(counters.isEmpty() ? null : new ArrayList<>(counters));
+    s.getSpec().setDevices(new ArrayList<>(devices));
+    s.getSpec().setSharedCounters(new ArrayList<>(counters));
     return new ResourceSliceBuilder(s).build();
   }
 }
