@@ -1,0 +1,201 @@
+package io.jdra.exampledriver;
+
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.exampledriver.profiles.Profile;
+import io.jdra.kubeletplugin.Device;
+import io.jdra.kubeletplugin.DeviceHealth;
+import io.jdra.kubeletplugin.DeviceHealthSource;
+import io.jdra.kubeletplugin.DraPlugin;
+import io.jdra.kubeletplugin.Helper;
+import io.jdra.kubeletplugin.KubeletPlugin;
+import io.jdra.kubeletplugin.NamespacedObject;
+import io.jdra.kubeletplugin.Options;
+import io.jdra.kubeletplugin.PrepareResult;
+import io.jdra.kubeletplugin.RecoverableException;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.logging.HandleError;
+import io.jdra.runtime.logging.Klog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Java twin of dra-example-driver's kubelet plugin (upstream cmd/dra-example-kubeletplugin):
+ * simulated devices of one {@link Profile}, published as ResourceSlices of the node's pool,
+ * prepared by writing CDI specs whose environment variables tell a container what it got.
+ *
+ * <p>{@link #start} runs it in this JVM until {@link #stop()} or until the context is cancelled;
+ * many can run side by side (one per simulated node). A fatal background error cancels the
+ * driver's context, as upstream's cancels its main context, and nothing calls {@code
+ * System.exit}.
+ */
+public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoCloseable {
+  private final Ctx ctx;
+  private final Flags flags;
+  private final DeviceState state;
+  private final HealthFile health;
+  private Helper helper;
+
+  private ExampleDriver(Ctx ctx, Flags flags, DeviceState state, HealthFile health) {
+    this.ctx = ctx;
+    this.flags = flags;
+    this.state = state;
+    this.health = health;
+  }
+
+  /**
+   * Starts the driver: creates the plugin and CDI directories, writes the common CDI spec, serves
+   * the kubelet's gRPC APIs and publishes the devices. Returns once the sockets listen (slices
+   * are published in the background; see {@link #published()}).
+   *
+   * @throws IllegalArgumentException for bad flags
+   * @throws UncheckedIOException when a directory or socket cannot be created
+   */
+  public static ExampleDriver start(Ctx parent, Flags flags, KubernetesClient client) {
+    Ctx ctx = parent.withName("example-driver").withValues("driverName", flags.driverName(), "node", flags.nodeName()).withCancel();
+    try {
+      Files.createDirectories(flags.driverPluginPath());
+      if (Files.exists(flags.cdiRoot()) && !Files.isDirectory(flags.cdiRoot())) {
+        throw new IllegalArgumentException("path for cdi file generation is not a directory: '" + flags.cdiRoot() + "'");
+      }
+      Files.createDirectories(flags.cdiRoot());
+    } catch (IOException e) {
+      ctx.cancel();
+      throw new UncheckedIOException("create directories: " + e.getMessage(), e);
+    }
+    Profile profile = flags.newProfile();
+    DeviceState state;
+    try {
+      state = new DeviceState(flags, profile, client);
+    } catch (RuntimeException e) {
+      ctx.cancel();
+      throw e;
+    }
+    HealthFile health = new HealthFile(flags.driverPluginPath(), flags.nodeName(), new ArrayList<>(state.allocatable().keySet()), ctx.clock().now());
+    ExampleDriver driver = new ExampleDriver(ctx, flags, state, health);
+    Options.Builder options =
+        Options.builder(flags.driverName())
+            .kubeClient(client)
+            .nodeName(flags.nodeName())
+            .registrarDirectoryPath(flags.kubeletRegistrarDirectoryPath())
+            .pluginDataDirectoryPath(flags.driverPluginPath());
+    if (flags.podUid() != null) {
+      options.rollingUpdate(flags.podUid());
+    }
+    try {
+      driver.helper = KubeletPlugin.start(ctx, driver, options.build());
+      driver.helper.publishResources(state.driverResources());
+    } catch (RuntimeException e) {
+      driver.stop();
+      throw e;
+    }
+    Thread.ofVirtual().name("device-health-" + flags.driverName()).start(() -> health.run(ctx));
+    ctx.logger().info("Example driver started", "profile", profile.name(), "devices", state.allocatable().size());
+    return driver;
+  }
+
+  public Flags flags() {
+    return flags;
+  }
+
+  public Helper helper() {
+    return helper;
+  }
+
+  /** Whether the devices are published as ResourceSlices as currently desired. */
+  public boolean published() {
+    var c = helper == null ? null : helper.resourceSliceController();
+    return c != null && c.published();
+  }
+
+  /** The file whose content sets device health (see {@link HealthFile}). */
+  public Path healthFile() {
+    return health.path();
+  }
+
+  /** Whether the driver stopped, by {@link #stop()}, its context, or a fatal error. */
+  public boolean stopped() {
+    return ctx.isCancelled();
+  }
+
+  @Override
+  public Map<String, PrepareResult> prepareResourceClaims(Ctx c, List<ResourceClaim> claims) {
+    c.logger().info("PrepareResourceClaims is called", "numClaims", claims.size());
+    Map<String, PrepareResult> result = new HashMap<>();
+    for (ResourceClaim claim : claims) {
+      result.put(claim.getMetadata().getUid(), prepare(c, claim));
+    }
+    return result;
+  }
+
+  private PrepareResult prepare(Ctx c, ResourceClaim claim) {
+    String uid = claim.getMetadata().getUid();
+    c.logger().info("Preparing claim", "uid", uid, "claim", Klog.kobj(claim));
+    try {
+      List<Device> devices = new ArrayList<>();
+      for (DeviceState.Prepared p : state.prepare(c, claim)) {
+        var r = p.result();
+        devices.add(new Device(List.of(r.getRequest()), r.getPool(), r.getDevice(), p.cdiDeviceIds(), r.getShareID()));
+      }
+      c.logger().info("Returning newly prepared devices for claim", "uid", uid, "devices", devices);
+      return PrepareResult.ok(devices);
+    } catch (RuntimeException e) {
+      c.logger().error(e, "Error preparing devices for claim", "uid", uid);
+      return PrepareResult.failed(new IllegalStateException("error preparing devices for claim " + uid + ": prepare failed: " + e.getMessage(), e));
+    }
+  }
+
+  @Override
+  public Map<String, Throwable> unprepareResourceClaims(Ctx c, List<NamespacedObject> claims) {
+    c.logger().info("UnprepareResourceClaims is called", "numClaims", claims.size());
+    Map<String, Throwable> result = new HashMap<>();
+    for (NamespacedObject claim : claims) {
+      try {
+        state.unprepare(claim.uid());
+        result.put(claim.uid(), null);
+      } catch (RuntimeException e) {
+        result.put(claim.uid(), new IllegalStateException("error unpreparing devices for claim " + claim.uid() + ": unprepare failed: " + e.getMessage(), e));
+      }
+    }
+    return result;
+  }
+
+  /** Logs; a non-recoverable error stops the driver, as upstream cancels its main context. */
+  @Override
+  public void handleError(Ctx c, Throwable err, String msg) {
+    HandleError.handle(c, err, msg);
+    if (!RecoverableException.isRecoverable(err)) {
+      ctx.logger().error(err, "Fatal background error, stopping the driver");
+      Thread.ofVirtual().start(this::stop);
+    }
+  }
+
+  @Override
+  public List<DeviceHealth> deviceHealth() {
+    return health.current();
+  }
+
+  @Override
+  public AutoCloseable watchDeviceHealth(Runnable onChange) {
+    return health.watch(onChange);
+  }
+
+  /** Stops serving (sockets removed) and publishing; slices and CDI specs stay. Idempotent. */
+  public void stop() {
+    if (helper != null) {
+      helper.stop();
+    }
+    ctx.cancel();
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+}

@@ -1,0 +1,200 @@
+package io.jdra.kubeletplugin.cdi;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLWriteFeature;
+
+/**
+ * Writes and removes CDI spec files in one directory (a driver's {@code --cdi-root}).
+ *
+ * <p>A file is written to a temporary file in the same directory, flushed to disk and renamed over
+ * the target, so a container runtime that scans the directory at any moment sees either the old or
+ * the new spec, never half of one. The content is validated before anything touches the disk.
+ * Keys come out sorted, as the Go CDI library's YAML (JSON-tagged structs through sigs.k8s.io/yaml)
+ * writes them.
+ *
+ * <p>Thread-safe: writes of different names do not interfere; writes of one name race only in
+ * which complete file wins.
+ */
+public final class CdiWriter {
+  /** File format, chosen by the spec name's extension; names without one get YAML. */
+  public enum Format {
+    YAML,
+    JSON
+  }
+
+  private static final ObjectMapper YAML =
+      YAMLMapper.builder()
+          .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
+          .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+          .build();
+  private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+  private final Path dir;
+
+  public CdiWriter(Path dir) {
+    this.dir = dir;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /**
+   * Validates {@code spec} and writes it as {@code <dir>/<name>} (adding {@code .yaml} unless the
+   * name ends in {@code .yaml} or {@code .json}). Returns the file written.
+   *
+   * @throws IllegalArgumentException the spec or name is invalid (nothing written)
+   * @throws UncheckedIOException the directory is not writable (nothing left behind)
+   */
+  public Path writeSpec(CdiSpec spec, String name) {
+    validate(spec);
+    Path target = path(name);
+    byte[] bytes = render(spec, target.getFileName().toString().endsWith(".json") ? Format.JSON : Format.YAML);
+    Path tmp = null;
+    try {
+      tmp = Files.createTempFile(dir, ".tmp-" + target.getFileName(), "");
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ch.write(java.nio.ByteBuffer.wrap(bytes));
+        ch.force(true);
+      }
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      tmp = null;
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException("write CDI spec " + target + ": " + e.getMessage(), e);
+    } finally {
+      deleteQuietly(tmp);
+    }
+  }
+
+  /** Removes the spec file {@code name} (either format); absent is fine. */
+  public void removeSpec(String name) {
+    try {
+      Path p = path(name);
+      Files.deleteIfExists(p);
+      if (!hasExtension(name)) {
+        Files.deleteIfExists(dir.resolve(name + ".json"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("remove CDI spec " + name + " in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The bytes {@link #writeSpec} writes, for tests and for callers that embed specs. */
+  public static byte[] render(CdiSpec spec, Format format) {
+    Map<String, Object> tree = tree(spec);
+    return (format == Format.JSON ? JSON : YAML).writeValueAsString(tree).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private Path path(String name) {
+    if (name.isEmpty() || name.contains("/") || name.startsWith(".")) {
+      throw new IllegalArgumentException("CDI spec name " + CdiNames.quote(name) + ": not a file name");
+    }
+    return dir.resolve(hasExtension(name) ? name : name + ".yaml");
+  }
+
+  private static boolean hasExtension(String name) {
+    return name.endsWith(".yaml") || name.endsWith(".json");
+  }
+
+  private static void validate(CdiSpec spec) {
+    CdiNames.splitKind(spec.kind());
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (CdiSpec.Device d : spec.devices()) {
+      CdiNames.validateDeviceName(d.name());
+      if (!seen.add(d.name())) {
+        throw new IllegalArgumentException(
+            "CDI spec " + spec.kind() + ": device " + CdiNames.quote(d.name()) + " listed twice");
+      }
+      for (String env : d.containerEdits().env()) {
+        if (env.indexOf('=') <= 0) {
+          throw new IllegalArgumentException(
+              "CDI device " + d.name() + ": env entry " + CdiNames.quote(env) + " is not KEY=value");
+        }
+      }
+    }
+  }
+
+  // JSON field names of the CDI spec (specs-go), in sorted maps like the Go encoder's output.
+  private static Map<String, Object> tree(CdiSpec spec) {
+    Map<String, Object> m = new TreeMap<>();
+    m.put("cdiVersion", spec.cdiVersion());
+    m.put("kind", spec.kind());
+    List<Object> devices = new ArrayList<>();
+    for (CdiSpec.Device d : spec.devices()) {
+      Map<String, Object> dm = new TreeMap<>();
+      dm.put("name", d.name());
+      dm.put("containerEdits", edits(d.containerEdits()));
+      devices.add(dm);
+    }
+    m.put("devices", devices);
+    m.put("containerEdits", edits(spec.containerEdits()));
+    return m;
+  }
+
+  private static Map<String, Object> edits(CdiSpec.ContainerEdits e) {
+    Map<String, Object> m = new TreeMap<>();
+    if (!e.env().isEmpty()) {
+      m.put("env", e.env());
+    }
+    if (!e.deviceNodes().isEmpty()) {
+      List<Object> nodes = new ArrayList<>();
+      for (CdiSpec.DeviceNode n : e.deviceNodes()) {
+        Map<String, Object> nm = new LinkedHashMap<>();
+        if (n.hostPath() != null && !n.hostPath().isEmpty()) {
+          nm.put("hostPath", n.hostPath());
+        }
+        nm.put("path", n.path());
+        nodes.add(nm);
+      }
+      m.put("deviceNodes", nodes);
+    }
+    if (!e.mounts().isEmpty()) {
+      List<Object> mounts = new ArrayList<>();
+      for (CdiSpec.Mount mo : e.mounts()) {
+        Map<String, Object> mm = new TreeMap<>();
+        mm.put("containerPath", mo.containerPath());
+        mm.put("hostPath", mo.hostPath());
+        if (!mo.options().isEmpty()) {
+          mm.put("options", mo.options());
+        }
+        if (mo.type() != null && !mo.type().isEmpty()) {
+          mm.put("type", mo.type());
+        }
+        mounts.add(mm);
+      }
+      m.put("mounts", mounts);
+    }
+    return m;
+  }
+
+  private static void deleteQuietly(Path p) {
+    if (p != null) {
+      try {
+        Files.deleteIfExists(p);
+      } catch (IOException ignored) {
+        // Best effort: a leftover temp file starts with a dot; runtimes only read *.yaml/*.json.
+      }
+    }
+  }
+}
