@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
       VersionCommand.class,
       AllocateCommand.class,
       ApiServerCommand.class,
+      ExampleDriverCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

@@ -51,12 +51,16 @@ final class CdiHandler {
             List.of(
                 new CdiSpec.Device(
                     COMMON_DEVICE,
-                    ContainerEdits.env(List.of("KUBERNETES_NODE_NAME=" + nodeName, "DRA_RESOURCE_DRIVER_NAME=" + driverName)))));
+                    ContainerEdits.env(
+                        List.of(
+                            "KUBERNETES_NODE_NAME=" + nodeName,
+                            "DRA_RESOURCE_DRIVER_NAME=" + driverName)))));
     writer.writeSpec(spec, CdiNames.transientSpecName(spec, COMMON_DEVICE));
   }
 
   /** A prepared device as the claim spec needs it. */
-  record ClaimDevice(String deviceName, String cdiDeviceId, boolean adminAccess, ContainerEdits edits) {}
+  record ClaimDevice(
+      String deviceName, String cdiDeviceId, boolean adminAccess, ContainerEdits edits) {}
 
   Path createClaimSpecFile(String claimUid, List<ClaimDevice> devices) {
     List<CdiSpec.Device> specDevices = new ArrayList<>();
@@ -65,12 +69,17 @@ final class CdiHandler {
       ContainerEdits edits =
           ContainerEdits.env(
                   List.of(
-                      clazz.toUpperCase(Locale.ROOT) + "_DEVICE_" + envKey + "_RESOURCE_CLAIM=" + claimUid,
+                      clazz.toUpperCase(Locale.ROOT)
+                          + "_DEVICE_"
+                          + envKey
+                          + "_RESOURCE_CLAIM="
+                          + claimUid,
                       "DRA_ADMIN_ACCESS=" + d.adminAccess()))
               .append(d.edits());
       specDevices.add(new CdiSpec.Device(claimUid + "-" + d.cdiDeviceId(), edits));
     }
-    return writer.writeSpec(CdiSpec.of(kind(), specDevices), CdiNames.transientSpecName(vendor(), clazz, claimUid));
+    return writer.writeSpec(
+        CdiSpec.of(kind(), specDevices), CdiNames.transientSpecName(vendor(), clazz, claimUid));
   }
 
   void deleteClaimSpecFile(String claimUid) {

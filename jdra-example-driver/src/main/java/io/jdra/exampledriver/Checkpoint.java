@@ -36,7 +36,8 @@ final class Checkpoint {
   /** One device of a prepared claim. */
   record PreparedDevice(String pool, String device, String shareId) {}
 
-  private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
   private final Path path;
   private final Map<String, List<PreparedDevice>> claims = new LinkedHashMap<>();
@@ -57,14 +58,20 @@ final class Checkpoint {
       for (JsonNode claim : root.path("preparedClaims")) {
         List<PreparedDevice> devices = new ArrayList<>();
         for (JsonNode d : claim.path("devices")) {
-          devices.add(new PreparedDevice(d.path("pool").asString(), d.path("device").asString(), d.hasNonNull("shareID") ? d.get("shareID").asString() : null));
+          devices.add(
+              new PreparedDevice(
+                  d.path("pool").asString(),
+                  d.path("device").asString(),
+                  d.hasNonNull("shareID") ? d.get("shareID").asString() : null));
         }
         c.claims.put(claim.path("uid").asString(), devices);
       }
     } catch (NoSuchFileException e) {
       return c;
     } catch (IOException | RuntimeException e) {
-      throw new UncheckedIOException("unmarshal JSON from " + path + ": " + e.getMessage(), e instanceof IOException io ? io : new IOException(e));
+      throw new UncheckedIOException(
+          "unmarshal JSON from " + path + ": " + e.getMessage(),
+          e instanceof IOException io ? io : new IOException(e));
     }
     return c;
   }
@@ -91,17 +98,16 @@ final class Checkpoint {
     root.put("apiVersion", API_VERSION);
     root.put("kind", "Checkpoint");
     ArrayNode list = root.putArray("preparedClaims");
-    claims.forEach(
-        (uid, devices) -> {
-          ObjectNode claim = list.addObject().put("uid", uid);
-          ArrayNode ds = claim.putArray("devices");
-          for (PreparedDevice d : devices) {
-            ObjectNode dn = ds.addObject().put("pool", d.pool()).put("device", d.device());
-            if (d.shareId() != null) {
-              dn.put("shareID", d.shareId());
-            }
-          }
-        });
+    claims.forEach((uid, devices) -> {
+      ObjectNode claim = list.addObject().put("uid", uid);
+      ArrayNode ds = claim.putArray("devices");
+      for (PreparedDevice d : devices) {
+        ObjectNode dn = ds.addObject().put("pool", d.pool()).put("device", d.device());
+        if (d.shareId() != null) {
+          dn.put("shareID", d.shareId());
+        }
+      }
+    });
     if (claims.isEmpty()) {
       root.remove("preparedClaims");
     }

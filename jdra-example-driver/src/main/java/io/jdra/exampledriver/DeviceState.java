@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the driver has prepared (upstream state.go): prepare computes the claim's CDI edits from
- * its allocation and opaque configs, writes the claim's CDI spec and records the claim in the
+ * What the driver has prepared (upstream state.go): prepare computes the claim's CDI edits from its
+ * allocation and opaque configs, writes the claim's CDI spec and records the claim in the
  * checkpoint; unprepare undoes both. Computing the edits is deterministic, so a claim found in the
  * checkpoint is answered by computing them again, without touching any file. Thread-safe: one
  * prepare or unprepare at a time.
@@ -83,11 +83,13 @@ final class DeviceState {
     try {
       cdi.createClaimSpecFile(uid, computed.cdiDevices);
     } catch (RuntimeException e) {
-      throw new IllegalStateException("unable to create CDI spec file for claim: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "unable to create CDI spec file for claim: " + e.getMessage(), e);
     }
     List<PreparedDevice> devices = new ArrayList<>();
     for (Prepared p : computed.prepared) {
-      devices.add(new PreparedDevice(p.result.getPool(), p.result.getDevice(), p.result.getShareID()));
+      devices.add(
+          new PreparedDevice(p.result.getPool(), p.result.getDevice(), p.result.getShareID()));
     }
     checkpoint.put(uid, devices);
     try {
@@ -105,7 +107,8 @@ final class DeviceState {
     try {
       cdi.deleteClaimSpecFile(claimUid);
     } catch (RuntimeException e) {
-      throw new IllegalStateException("unable to delete CDI spec file for claim: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "unable to delete CDI spec file for claim: " + e.getMessage(), e);
     }
     if (old == null) {
       return;
@@ -130,8 +133,16 @@ final class DeviceState {
       }
       for (var e : checkpoint.claims().entrySet()) {
         for (PreparedDevice d : e.getValue()) {
-          if (!e.getKey().equals(uid) && d.device().equals(p.result.getDevice()) && d.pool().equals(p.result.getPool())) {
-            throw new IllegalStateException("device " + p.result.getPool() + "/" + p.result.getDevice() + " is already prepared for claim " + e.getKey());
+          if (!e.getKey().equals(uid)
+              && d.device().equals(p.result.getDevice())
+              && d.pool().equals(p.result.getPool())) {
+            throw new IllegalStateException(
+                "device "
+                    + p.result.getPool()
+                    + "/"
+                    + p.result.getDevice()
+                    + " is already prepared for claim "
+                    + e.getKey());
           }
         }
       }
@@ -151,7 +162,8 @@ final class DeviceState {
     String uid = claim.getMetadata().getUid();
     boolean adminAccess = false;
     var allocated = status.getAllocation().getDevices();
-    List<DeviceRequestAllocationResult> results = allocated == null || allocated.getResults() == null ? List.of() : allocated.getResults();
+    List<DeviceRequestAllocationResult> results =
+        allocated == null || allocated.getResults() == null ? List.of() : allocated.getResults();
     for (DeviceRequestAllocationResult r : results) {
       adminAccess |= Boolean.TRUE.equals(r.getAdminAccess());
     }
@@ -160,7 +172,8 @@ final class DeviceState {
     try {
       configs.addAll(opaqueConfigs(allocated == null ? null : allocated.getConfig()));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("error getting opaque device configs: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "error getting opaque device configs: " + e.getMessage(), e);
     }
     Map<Config, List<DeviceRequestAllocationResult>> byConfig = new IdentityHashMap<>();
     List<DeviceRequestAllocationResult> mine = new ArrayList<>();
@@ -206,7 +219,8 @@ final class DeviceState {
   private List<Config> opaqueConfigs(List<DeviceAllocationConfiguration> all) {
     List<DeviceAllocationConfiguration> fromClass = new ArrayList<>();
     List<DeviceAllocationConfiguration> fromClaim = new ArrayList<>();
-    for (DeviceAllocationConfiguration c : all == null ? List.<DeviceAllocationConfiguration>of() : all) {
+    for (DeviceAllocationConfiguration c :
+        all == null ? List.<DeviceAllocationConfiguration>of() : all) {
       switch (String.valueOf(c.getSource())) {
         case "FromClass" -> fromClass.add(c);
         case "FromClaim" -> fromClaim.add(c);
@@ -228,12 +242,16 @@ final class DeviceState {
       try {
         json = params == null ? Map.of() : SERIALIZATION.convertValue(params, Map.class);
       } catch (RuntimeException e) {
-        throw new IllegalArgumentException("error decoding config parameters: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "error decoding config parameters: " + e.getMessage(), e);
       }
       try {
-        out.add(new Config(c.getRequests() == null ? List.of() : c.getRequests(), profile.decodeConfig(json)));
+        out.add(
+            new Config(
+                c.getRequests() == null ? List.of() : c.getRequests(), profile.decodeConfig(json)));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("error decoding config parameters: " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            "error decoding config parameters: " + e.getMessage(), e);
       }
     }
     return out;
@@ -245,7 +263,8 @@ final class DeviceState {
    */
   private void publishDeviceStatus(Ctx ctx, ResourceClaim claim) {
     List<AllocatedDeviceStatus> statuses = new ArrayList<>();
-    for (DeviceRequestAllocationResult r : claim.getStatus().getAllocation().getDevices().getResults()) {
+    for (DeviceRequestAllocationResult r :
+        claim.getStatus().getAllocation().getDevices().getResults()) {
       if (!driverName.equals(r.getDriver())) {
         continue;
       }
@@ -263,7 +282,11 @@ final class DeviceState {
       s.setData(data);
       statuses.add(s);
     }
-    var claims = client.resources(ResourceClaim.class).inNamespace(claim.getMetadata().getNamespace()).withName(claim.getMetadata().getName());
+    var claims =
+        client
+            .resources(ResourceClaim.class)
+            .inNamespace(claim.getMetadata().getNamespace())
+            .withName(claim.getMetadata().getName());
     for (int attempt = 0; attempt < 5; attempt++) {
       try {
         ResourceClaim current = claims.get();
@@ -272,11 +295,19 @@ final class DeviceState {
         }
         current.getStatus().setDevices(statuses);
         client.resources(ResourceClaim.class).resource(current).updateStatus();
-        ctx.logger().info("Publishing device status to ResourceClaim", "claim", Klog.kobj(claim), "devices", statuses.size());
+        ctx.logger()
+            .info(
+                "Publishing device status to ResourceClaim",
+                "claim",
+                Klog.kobj(claim),
+                "devices",
+                statuses.size());
         return;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == 4) {
-          ctx.logger().error(e, "Failed to update device status on ResourceClaim", "claim", Klog.kobj(claim));
+          ctx.logger()
+              .error(
+                  e, "Failed to update device status on ResourceClaim", "claim", Klog.kobj(claim));
           return;
         }
       }

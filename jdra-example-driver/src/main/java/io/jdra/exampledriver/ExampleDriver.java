@@ -31,9 +31,8 @@ import java.util.Map;
  * prepared by writing CDI specs whose environment variables tell a container what it got.
  *
  * <p>{@link #start} runs it in this JVM until {@link #stop()} or until the context is cancelled;
- * many can run side by side (one per simulated node). A fatal background error cancels the
- * driver's context, as upstream's cancels its main context, and nothing calls {@code
- * System.exit}.
+ * many can run side by side (one per simulated node). A fatal background error cancels the driver's
+ * context, as upstream's cancels its main context, and nothing calls {@code System.exit}.
  */
 public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoCloseable {
   private final Ctx ctx;
@@ -51,18 +50,23 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
 
   /**
    * Starts the driver: creates the plugin and CDI directories, writes the common CDI spec, serves
-   * the kubelet's gRPC APIs and publishes the devices. Returns once the sockets listen (slices
-   * are published in the background; see {@link #published()}).
+   * the kubelet's gRPC APIs and publishes the devices. Returns once the sockets listen (slices are
+   * published in the background; see {@link #published()}).
    *
    * @throws IllegalArgumentException for bad flags
    * @throws UncheckedIOException when a directory or socket cannot be created
    */
   public static ExampleDriver start(Ctx parent, Flags flags, KubernetesClient client) {
-    Ctx ctx = parent.withName("example-driver").withValues("driverName", flags.driverName(), "node", flags.nodeName()).withCancel();
+    Ctx ctx =
+        parent
+            .withName("example-driver")
+            .withValues("driverName", flags.driverName(), "node", flags.nodeName())
+            .withCancel();
     try {
       Files.createDirectories(flags.driverPluginPath());
       if (Files.exists(flags.cdiRoot()) && !Files.isDirectory(flags.cdiRoot())) {
-        throw new IllegalArgumentException("path for cdi file generation is not a directory: '" + flags.cdiRoot() + "'");
+        throw new IllegalArgumentException(
+            "path for cdi file generation is not a directory: '" + flags.cdiRoot() + "'");
       }
       Files.createDirectories(flags.cdiRoot());
     } catch (IOException e) {
@@ -77,7 +81,12 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
       ctx.cancel();
       throw e;
     }
-    HealthFile health = new HealthFile(flags.driverPluginPath(), flags.nodeName(), new ArrayList<>(state.allocatable().keySet()), ctx.clock().now());
+    HealthFile health =
+        new HealthFile(
+            flags.driverPluginPath(),
+            flags.nodeName(),
+            new ArrayList<>(state.allocatable().keySet()),
+            ctx.clock().now());
     ExampleDriver driver = new ExampleDriver(ctx, flags, state, health);
     Options.Builder options =
         Options.builder(flags.driverName())
@@ -96,7 +105,13 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
       throw e;
     }
     Thread.ofVirtual().name("device-health-" + flags.driverName()).start(() -> health.run(ctx));
-    ctx.logger().info("Example driver started", "profile", profile.name(), "devices", state.allocatable().size());
+    ctx.logger()
+        .info(
+            "Example driver started",
+            "profile",
+            profile.name(),
+            "devices",
+            state.allocatable().size());
     return driver;
   }
 
@@ -141,13 +156,22 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
       List<Device> devices = new ArrayList<>();
       for (DeviceState.Prepared p : state.prepare(c, claim)) {
         var r = p.result();
-        devices.add(new Device(List.of(r.getRequest()), r.getPool(), r.getDevice(), p.cdiDeviceIds(), r.getShareID()));
+        devices.add(
+            new Device(
+                List.of(r.getRequest()),
+                r.getPool(),
+                r.getDevice(),
+                p.cdiDeviceIds(),
+                r.getShareID()));
       }
       c.logger().info("Returning newly prepared devices for claim", "uid", uid, "devices", devices);
       return PrepareResult.ok(devices);
     } catch (RuntimeException e) {
       c.logger().error(e, "Error preparing devices for claim", "uid", uid);
-      return PrepareResult.failed(new IllegalStateException("error preparing devices for claim " + uid + ": prepare failed: " + e.getMessage(), e));
+      return PrepareResult.failed(
+          new IllegalStateException(
+              "error preparing devices for claim " + uid + ": prepare failed: " + e.getMessage(),
+              e));
     }
   }
 
@@ -160,7 +184,14 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
         state.unprepare(claim.uid());
         result.put(claim.uid(), null);
       } catch (RuntimeException e) {
-        result.put(claim.uid(), new IllegalStateException("error unpreparing devices for claim " + claim.uid() + ": unprepare failed: " + e.getMessage(), e));
+        result.put(
+            claim.uid(),
+            new IllegalStateException(
+                "error unpreparing devices for claim "
+                    + claim.uid()
+                    + ": unprepare failed: "
+                    + e.getMessage(),
+                e));
       }
     }
     return result;

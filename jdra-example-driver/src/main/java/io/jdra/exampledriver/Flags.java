@@ -52,7 +52,8 @@ public record Flags(
       throw new IllegalArgumentException("Required flag \"node-name\" not set");
     }
     if (!Profiles.NAMES.contains(profile)) {
-      throw new IllegalArgumentException("invalid device profile \"" + profile + "\", valid profiles are " + Profiles.NAMES);
+      throw new IllegalArgumentException(
+          "invalid device profile \"" + profile + "\", valid profiles are " + Profiles.NAMES);
     }
     if (driverName == null || driverName.isEmpty()) {
       driverName = profile + ".example.com";
@@ -64,7 +65,23 @@ public record Flags(
 
   /** Upstream's defaults for everything but the node name. */
   public static Flags defaults(String nodeName) {
-    return new Flags(nodeName, Path.of("/etc/cdi"), 8, Path.of("/var/lib/kubelet/plugins_registry"), Path.of("/var/lib/kubelet/plugins"), -1, -1, "gpu", null, null, 0, false, false, false, 8, 4);
+    return new Flags(
+        nodeName,
+        Path.of("/etc/cdi"),
+        8,
+        Path.of("/var/lib/kubelet/plugins_registry"),
+        Path.of("/var/lib/kubelet/plugins"),
+        -1,
+        -1,
+        "gpu",
+        null,
+        null,
+        0,
+        false,
+        false,
+        false,
+        8,
+        4);
   }
 
   /** {@code <plugins dir>/<driver>}: the DRA socket, the checkpoint and the health file. */
@@ -74,14 +91,55 @@ public record Flags(
 
   /** The configured profile. */
   public Profile newProfile() {
-    return Profiles.create(profile, nodeName, driverName, numDevices, gpuPartitions, bindingConditions, gpuAllowMultipleAllocations, cpuNumaNodes, cpusPerNumaNode);
+    return Profiles.create(
+        profile,
+        nodeName,
+        driverName,
+        numDevices,
+        gpuPartitions,
+        bindingConditions,
+        gpuAllowMultipleAllocations,
+        cpuNumaNodes,
+        cpusPerNumaNode);
   }
 
   public Flags withDirs(Path cdi, Path registrar, Path plugins) {
-    return new Flags(nodeName, cdi, numDevices, registrar, plugins, healthcheckPort, metricsPort, profile, driverName, podUid, gpuPartitions, gpuDeviceStatus, bindingConditions, gpuAllowMultipleAllocations, cpuNumaNodes, cpusPerNumaNode);
+    return new Flags(
+        nodeName,
+        cdi,
+        numDevices,
+        registrar,
+        plugins,
+        healthcheckPort,
+        metricsPort,
+        profile,
+        driverName,
+        podUid,
+        gpuPartitions,
+        gpuDeviceStatus,
+        bindingConditions,
+        gpuAllowMultipleAllocations,
+        cpuNumaNodes,
+        cpusPerNumaNode);
   }
 
   public Flags withProfile(String newProfile, String newDriverName) {
-    return new Flags(nodeName, cdiRoot, numDevices, kubeletRegistrarDirectoryPath, kubeletPluginsDirectoryPath, healthcheckPort, metricsPort, newProfile, newDriverName, podUid, gpuPartitions, gpuDeviceStatus, bindingConditions, gpuAllowMultipleAllocations, cpuNumaNodes, cpusPerNumaNode);
+    return new Flags(
+        nodeName,
+        cdiRoot,
+        numDevices,
+        kubeletRegistrarDirectoryPath,
+        kubeletPluginsDirectoryPath,
+        healthcheckPort,
+        metricsPort,
+        newProfile,
+        newDriverName,
+        podUid,
+        gpuPartitions,
+        gpuDeviceStatus,
+        bindingConditions,
+        gpuAllowMultipleAllocations,
+        cpuNumaNodes,
+        cpusPerNumaNode);
   }
 }

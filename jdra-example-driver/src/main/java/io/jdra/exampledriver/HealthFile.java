@@ -18,8 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Simulated device health, set by hand: the file {@code <plugin dir>/device-health} has one line
  * per device that is not healthy, {@code <device> <HEALTHY|UNHEALTHY|UNKNOWN> [message]} ({@code #}
- * starts a comment). Devices not listed are healthy. The file is checked every second; every
- * change is streamed to the kubelet. Example: {@code echo "gpu-3 UNHEALTHY fan failure" >
+ * starts a comment). Devices not listed are healthy. The file is checked every second; every change
+ * is streamed to the kubelet. Example: {@code echo "gpu-3 UNHEALTHY fan failure" >
  * /var/lib/kubelet/plugins/gpu.example.com/device-health}.
  */
 final class HealthFile {

@@ -10,8 +10,8 @@ import java.util.Objects;
  *     ({@code request/subrequest}) are stripped before they reach the kubelet
  * @param poolName the device's pool
  * @param deviceName the device's name within the pool
- * @param cdiDeviceIds fully qualified CDI device IDs ({@code vendor/class=name}) that the
- *     container runtime injects; may be empty
+ * @param cdiDeviceIds fully qualified CDI device IDs ({@code vendor/class=name}) that the container
+ *     runtime injects; may be empty
  * @param shareId the allocation's share ID for devices that allow multiple allocations, or null
  */
 public record Device(

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a DRA driver implements for {@link KubeletPlugin#start}: the kubelet's prepare and
- * unprepare calls, already decoded (upstream k8s.io/dynamic-resource-allocation/kubeletplugin's
- * {@code DRAPlugin}).
+ * What a DRA driver implements for {@link KubeletPlugin#start}: the kubelet's prepare and unprepare
+ * calls, already decoded (upstream k8s.io/dynamic-resource-allocation/kubeletplugin's {@code
+ * DRAPlugin}).
  *
  * <p>Calls are serialized by default ({@link Options#serialize()}): one prepare or unprepare at a
  * time per driver, across driver instances on the node during a rolling update. Implementations
@@ -21,17 +21,17 @@ public interface DraPlugin {
    *
    * <p>The SDK has already read every claim from the API server and checked that it is allocated
    * and that its UID is the one the kubelet asked for; the claims passed here are exactly those.
-   * Only the allocation results with {@code driver == driverName} concern this driver: a claim
-   * may have devices from several drivers.
+   * Only the allocation results with {@code driver == driverName} concern this driver: a claim may
+   * have devices from several drivers.
    *
    * <p>Must be idempotent: the kubelet retries after failures and after restarts, and calls again
    * for every pod that shares a claim. Preparing an already prepared claim must return the same
    * result without doing the work twice, which needs state that survives a restart (a checkpoint).
    *
    * <p>The driver is the last line of defense against using a device twice: the scheduler should
-   * never allocate one device to two claims (unless the device allows multiple allocations), but
-   * if it happens, for example after a bug or a forced deallocation, the driver must refuse the
-   * second claim rather than hand the device to two pods.
+   * never allocate one device to two claims (unless the device allows multiple allocations), but if
+   * it happens, for example after a bug or a forced deallocation, the driver must refuse the second
+   * claim rather than hand the device to two pods.
    *
    * <p>CDI device names must include the claim UID so that the same device prepared for two
    * different claims over time never resolves to a stale spec.

@@ -9,8 +9,8 @@ import io.jdra.proto.pluginregistration.v1.RegistrationStatus;
 import io.jdra.runtime.Ctx;
 
 /**
- * A running plugin, returned by {@link KubeletPlugin#start} (upstream {@code kubeletplugin.Helper}).
- * Thread-safe.
+ * A running plugin, returned by {@link KubeletPlugin#start} (upstream {@code
+ * kubeletplugin.Helper}). Thread-safe.
  */
 public final class Helper implements AutoCloseable {
   private final Ctx ctx;
@@ -22,7 +22,13 @@ public final class Helper implements AutoCloseable {
   private ResourceSliceController slices;
   private boolean stopped;
 
-  Helper(Ctx ctx, DraPlugin plugin, Options options, GrpcServer dra, GrpcServer registrar, RegistrationService registration) {
+  Helper(
+      Ctx ctx,
+      DraPlugin plugin,
+      Options options,
+      GrpcServer dra,
+      GrpcServer registrar,
+      RegistrationService registration) {
     this.ctx = ctx;
     this.plugin = plugin;
     this.options = options;
@@ -55,10 +61,12 @@ public final class Helper implements AutoCloseable {
     if (slices == null) {
       Owner owner = new Owner("v1", "Node", options.nodeName(), options.nodeUid());
       io.jdra.kubeletplugin.resourceslice.Options.Builder o =
-          io.jdra.kubeletplugin.resourceslice.Options.builder(options.driverName(), options.kubeClient())
+          io.jdra.kubeletplugin.resourceslice.Options.builder(
+                  options.driverName(), options.kubeClient())
               .owner(owner)
               .resources(resources)
-              .errorHandler((c, err, msg) -> plugin.handleError(c, new RecoverableException(err), msg));
+              .errorHandler(
+                  (c, err, msg) -> plugin.handleError(c, new RecoverableException(err), msg));
       if (options.sliceSyncDelay() != null) {
         o.syncDelay(options.sliceSyncDelay());
       }

@@ -40,7 +40,8 @@ public final class KubeletPlugin {
     if (options.draService() && options.kubeClient() == null) {
       throw new IllegalArgumentException("Kubernetes client must be set");
     }
-    Ctx pluginCtx = ctx.withName("kubeletplugin").withValues("driverName", options.driverName()).withCancel();
+    Ctx pluginCtx =
+        ctx.withName("kubeletplugin").withValues("driverName", options.driverName()).withCancel();
     List<String> versions = new ArrayList<>();
     if (options.nodeV1()) {
       versions.add("v1.DRAPlugin");
@@ -58,11 +59,27 @@ public final class KubeletPlugin {
     RegistrationService registration = null;
     try {
       if (options.draService()) {
-        dra = GrpcServer.start(pluginCtx.withName("dra"), options.pluginSocketPath(), draServices(pluginCtx, plugin, options, health), options.grpcExecutor(), options.grpcVerbosity(), requestIds);
+        dra =
+            GrpcServer.start(
+                pluginCtx.withName("dra"),
+                options.pluginSocketPath(),
+                draServices(pluginCtx, plugin, options, health),
+                options.grpcExecutor(),
+                options.grpcVerbosity(),
+                requestIds);
       }
       if (options.registrationService()) {
-        registration = new RegistrationService(options.driverName(), options.pluginSocketPath().toString(), versions);
-        reg = GrpcServer.start(pluginCtx.withName("registrar"), options.registrarSocketPath(), List.of(registration), options.grpcExecutor(), options.grpcVerbosity(), requestIds);
+        registration =
+            new RegistrationService(
+                options.driverName(), options.pluginSocketPath().toString(), versions);
+        reg =
+            GrpcServer.start(
+                pluginCtx.withName("registrar"),
+                options.registrarSocketPath(),
+                List.of(registration),
+                options.grpcExecutor(),
+                options.grpcVerbosity(),
+                requestIds);
       }
     } catch (RuntimeException e) {
       stopQuietly(dra);
@@ -73,13 +90,17 @@ public final class KubeletPlugin {
     return new Helper(pluginCtx, plugin, options, dra, reg, registration);
   }
 
-  private static List<BindableService> draServices(Ctx ctx, DraPlugin plugin, Options o, boolean health) {
+  private static List<BindableService> draServices(
+      Ctx ctx, DraPlugin plugin, Options o, boolean health) {
     Path lockFile = null;
     if (o.rollingUpdateUid() != null) {
-      Path dir = o.flockDirectoryPath() != null ? o.flockDirectoryPath() : o.pluginDataDirectoryPath();
+      Path dir =
+          o.flockDirectoryPath() != null ? o.flockDirectoryPath() : o.pluginDataDirectoryPath();
       lockFile = dir.resolve("serialize.lock");
     }
-    NodeService node = new NodeService(o.driverName(), o.kubeClient(), plugin, new Serializer(o.serialize(), lockFile));
+    NodeService node =
+        new NodeService(
+            o.driverName(), o.kubeClient(), plugin, new Serializer(o.serialize(), lockFile));
     List<BindableService> services = new ArrayList<>();
     if (o.nodeV1()) {
       services.add(new DraServices.V1(node));

@@ -12,10 +12,9 @@ import java.util.concurrent.Executor;
  * NodeV1beta1, ...). Built with {@link #builder(String)}; immutable; validated in {@link
  * Builder#build()}.
  *
- * @param driverName the DRA driver name (required), a DNS subdomain such as {@code
- *     gpu.example.com}
- * @param kubeClient used to read claims and publish ResourceSlices (required unless neither the
- *     DRA service nor publishing is used)
+ * @param driverName the DRA driver name (required), a DNS subdomain such as {@code gpu.example.com}
+ * @param kubeClient used to read claims and publish ResourceSlices (required unless neither the DRA
+ *     service nor publishing is used)
  * @param nodeName the node this plugin runs on; needed to publish node-local ResourceSlices
  * @param nodeUid the Node's UID for slice owner references; looked up when null
  * @param registrarDirectoryPath where the kubelet looks for registration sockets
@@ -241,7 +240,8 @@ public record Options(
             "rolling updates and explicit registration socket filename are mutually exclusive");
       }
       if (!nodeV1 && !nodeV1beta1) {
-        throw new IllegalArgumentException("no supported DRA gRPC API is enabled (nodeV1, nodeV1beta1)");
+        throw new IllegalArgumentException(
+            "no supported DRA gRPC API is enabled (nodeV1, nodeV1beta1)");
       }
       String regFile = registrarSocketFilename;
       if (regFile == null) {
@@ -256,7 +256,10 @@ public record Options(
               ? pluginDataDirectoryPath
               : KUBELET_PLUGINS_DIR.resolve(driverName);
       // "dra" is fixed; the directory is per driver, so the path is unique without the UID.
-      String sock = pluginSocket != null ? pluginSocket : "dra" + (rolling ? "-" + rollingUpdateUid : "") + ".sock";
+      String sock =
+          pluginSocket != null
+              ? pluginSocket
+              : "dra" + (rolling ? "-" + rollingUpdateUid : "") + ".sock";
       return new Options(
           driverName,
           kubeClient,

@@ -19,7 +19,8 @@ public final class SocketNames {
    * or, when that path would be too long for a Unix socket, a name with a hash of the UID, or
    * finally a hash of driver and UID (upstream RollingUpdateRegistrarSocketFile).
    */
-  public static String rollingUpdateRegistrarSocketFile(Path registryDir, String driver, String uid) {
+  public static String rollingUpdateRegistrarSocketFile(
+      Path registryDir, String driver, String uid) {
     byte[] uidHash = sha256(uid);
     byte[] driverUidHash = sha256(driver + "\0" + uid);
     Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * Simulated NUMA nodes of CPUs (upstream internal/profiles/cpu): {@code numa-<i>} with attribute
  * {@code numaNodeID} and consumable capacity {@code <driver>/cpu}. Accepts no configuration.
- * Upstream also maps the capacity to the node's {@code cpu} allocatable resource; the fabric8
- * 8.0 model jdra uses has a different shape for that alpha field, so it is not published here.
+ * Upstream also maps the capacity to the node's {@code cpu} allocatable resource; the fabric8 8.0
+ * model jdra uses has a different shape for that alpha field, so it is not published here.
  */
 public final class CpuProfile implements Profile {
   public static final String NAME = "cpu";
@@ -51,7 +51,8 @@ public final class CpuProfile implements Profile {
       d.setName("numa-" + i);
       d.setAllowMultipleAllocations(true);
       d.setAttributes(Map.of("numaNodeID", Devices.intAttr(i)));
-      d.setCapacity(Map.of(capacityKey(), Devices.capacity(new Quantity(Integer.toString(cpusPerNumaNode)))));
+      d.setCapacity(
+          Map.of(capacityKey(), Devices.capacity(new Quantity(Integer.toString(cpusPerNumaNode)))));
       devices.add(d);
     }
     return DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices))));
@@ -63,7 +64,8 @@ public final class CpuProfile implements Profile {
   }
 
   @Override
-  public Map<String, ContainerEdits> applyConfig(Object config, List<DeviceRequestAllocationResult> results) {
+  public Map<String, ContainerEdits> applyConfig(
+      Object config, List<DeviceRequestAllocationResult> results) {
     if (config != null) {
       throw new IllegalArgumentException("configuration not allowed");
     }
@@ -72,7 +74,8 @@ public final class CpuProfile implements Profile {
       String id = r.getDevice().substring("numa-".length());
       List<String> env = new ArrayList<>();
       env.add("CPU_DEVICE_" + id + "=" + r.getDevice());
-      Quantity cpu = r.getConsumedCapacity() == null ? null : r.getConsumedCapacity().get(capacityKey());
+      Quantity cpu =
+          r.getConsumedCapacity() == null ? null : r.getConsumedCapacity().get(capacityKey());
       if (cpu != null) {
         env.add("CPU_DEVICE_" + id + "_CONSUMED_CPU=" + cpu);
       }

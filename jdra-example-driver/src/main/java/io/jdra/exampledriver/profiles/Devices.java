@@ -47,7 +47,8 @@ final class Devices {
     return c;
   }
 
-  static DeviceCapacity capacity(Quantity value, Quantity dflt, Quantity min, Quantity step, Quantity max) {
+  static DeviceCapacity capacity(
+      Quantity value, Quantity dflt, Quantity min, Quantity step, Quantity max) {
     DeviceCapacity c = capacity(value);
     CapacityRequestPolicy p = new CapacityRequestPolicy();
     p.setDefault(dflt);

@@ -33,10 +33,14 @@ public record GpuConfig(Sharing sharing) {
       TimeSlicingConfig timeSlicingConfig,
       SpacePartitioningConfig spacePartitioningConfig) {}
 
-  /** @param interval {@code Default}, {@code Short}, {@code Medium} or {@code Long} */
+  /**
+   * @param interval {@code Default}, {@code Short}, {@code Medium} or {@code Long}
+   */
   public record TimeSlicingConfig(String interval) {}
 
-  /** @param partitionCount how many partitions, not negative */
+  /**
+   * @param partitionCount how many partitions, not negative
+   */
   public record SpacePartitioningConfig(int partitionCount) {}
 
   /** Implied defaults: time slicing when no sharing is set, and each strategy's default config. */
@@ -52,8 +56,8 @@ public record GpuConfig(Sharing sharing) {
   }
 
   /**
-   * Checks the config as upstream's GpuConfig.Validate plus the strategy/config pairing its
-   * getters enforce.
+   * Checks the config as upstream's GpuConfig.Validate plus the strategy/config pairing its getters
+   * enforce.
    *
    * @throws IllegalArgumentException naming the bad field and value
    */
@@ -64,18 +68,24 @@ public record GpuConfig(Sharing sharing) {
     String strategy = sharing.strategy();
     if (TIME_SLICING.equals(strategy)) {
       if (sharing.spacePartitioningConfig() != null) {
-        throw new IllegalArgumentException("cannot use SpacePartitioningConfig with the 'TimeSlicing' strategy");
+        throw new IllegalArgumentException(
+            "cannot use SpacePartitioningConfig with the 'TimeSlicing' strategy");
       }
-      String interval = sharing.timeSlicingConfig() == null ? "" : sharing.timeSlicingConfig().interval();
+      String interval =
+          sharing.timeSlicingConfig() == null ? "" : sharing.timeSlicingConfig().interval();
       switch (interval == null ? "" : interval) {
         case "Default", "Short", "Medium", "Long" -> {}
         default -> throw new IllegalArgumentException("unknown time-slice interval: " + interval);
       }
     } else if (SPACE_PARTITIONING.equals(strategy)) {
       if (sharing.timeSlicingConfig() != null) {
-        throw new IllegalArgumentException("cannot use TimeSlicingConfig with the 'SpacePartitioning' strategy");
+        throw new IllegalArgumentException(
+            "cannot use TimeSlicingConfig with the 'SpacePartitioning' strategy");
       }
-      int count = sharing.spacePartitioningConfig() == null ? 0 : sharing.spacePartitioningConfig().partitionCount();
+      int count =
+          sharing.spacePartitioningConfig() == null
+              ? 0
+              : sharing.spacePartitioningConfig().partitionCount();
       if (count < 0) {
         throw new IllegalArgumentException("invalid partition count: " + count);
       }
@@ -101,7 +111,17 @@ public record GpuConfig(Sharing sharing) {
     return new GpuConfig(
         new Sharing(
             Json.string(s.get("strategy"), "sharing.strategy"),
-            ts == null ? null : new TimeSlicingConfig(Json.string(Json.object(ts, "sharing.timeSlicingConfig").get("interval"), "sharing.timeSlicingConfig.interval")),
-            sp == null ? null : new SpacePartitioningConfig(Json.integer(Json.object(sp, "sharing.spacePartitioningConfig").get("partitionCount"), "sharing.spacePartitioningConfig.partitionCount"))));
+            ts == null
+                ? null
+                : new TimeSlicingConfig(
+                    Json.string(
+                        Json.object(ts, "sharing.timeSlicingConfig").get("interval"),
+                        "sharing.timeSlicingConfig.interval")),
+            sp == null
+                ? null
+                : new SpacePartitioningConfig(
+                    Json.integer(
+                        Json.object(sp, "sharing.spacePartitioningConfig").get("partitionCount"),
+                        "sharing.spacePartitioningConfig.partitionCount"))));
   }
 }

@@ -19,9 +19,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Simulated GPUs (upstream internal/profiles/gpu): {@code gpu-<i>} with 80Gi memory and 100 compute,
- * or with {@code --gpu-partitions N} per GPU a counter set {@code gpu-<i>-counters}, N partitions
- * {@code gpu-<i>-partition-<j>} and a {@code gpu-<i>-full} device that all draw from it.
+ * Simulated GPUs (upstream internal/profiles/gpu): {@code gpu-<i>} with 80Gi memory and 100
+ * compute, or with {@code --gpu-partitions N} per GPU a counter set {@code gpu-<i>-counters}, N
+ * partitions {@code gpu-<i>-partition-<j>} and a {@code gpu-<i>-full} device that all draw from it.
  */
 public final class GpuProfile implements Profile {
   public static final String NAME = "gpu";
@@ -38,7 +38,12 @@ public final class GpuProfile implements Profile {
   private final boolean bindingConditions;
   private final boolean allowMultipleAllocations;
 
-  public GpuProfile(String nodeName, int numGpus, int partitions, boolean bindingConditions, boolean allowMultipleAllocations) {
+  public GpuProfile(
+      String nodeName,
+      int numGpus,
+      int partitions,
+      boolean bindingConditions,
+      boolean allowMultipleAllocations) {
     this.nodeName = nodeName;
     this.numGpus = numGpus;
     this.partitions = partitions;
@@ -97,7 +102,12 @@ public final class GpuProfile implements Profile {
     return DriverResources.ofNodePool(nodeName, Pool.of(slices));
   }
 
-  private Device device(String name, Map<String, DeviceAttribute> attrs, long memory, long compute, String counterSet) {
+  private Device device(
+      String name,
+      Map<String, DeviceAttribute> attrs,
+      long memory,
+      long compute,
+      String counterSet) {
     Device d = new Device();
     d.setName(name);
     d.setAttributes(attrs);
@@ -137,7 +147,8 @@ public final class GpuProfile implements Profile {
   }
 
   @Override
-  public Map<String, ContainerEdits> applyConfig(Object config, List<DeviceRequestAllocationResult> results) {
+  public Map<String, ContainerEdits> applyConfig(
+      Object config, List<DeviceRequestAllocationResult> results) {
     GpuConfig c = config == null ? GpuConfig.defaults() : (GpuConfig) config;
     c = c.normalize();
     try {
@@ -156,9 +167,14 @@ public final class GpuProfile implements Profile {
       if (GpuConfig.TIME_SLICING.equals(s.strategy())) {
         env.add("GPU_DEVICE_" + id + "_TIMESLICE_INTERVAL=" + s.timeSlicingConfig().interval());
       } else {
-        env.add("GPU_DEVICE_" + id + "_PARTITION_COUNT=" + s.spacePartitioningConfig().partitionCount());
+        env.add(
+            "GPU_DEVICE_"
+                + id
+                + "_PARTITION_COUNT="
+                + s.spacePartitioningConfig().partitionCount());
       }
-      Map<String, Quantity> consumed = r.getConsumedCapacity() == null ? Map.of() : r.getConsumedCapacity();
+      Map<String, Quantity> consumed =
+          r.getConsumedCapacity() == null ? Map.of() : r.getConsumedCapacity();
       if (consumed.containsKey("memory")) {
         env.add("GPU_DEVICE_" + id + "_MEMORY=" + consumed.get("memory").toString());
       }

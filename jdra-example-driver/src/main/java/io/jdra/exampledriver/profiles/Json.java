@@ -41,7 +41,9 @@ final class Json {
     if (v == null) {
       return 0;
     }
-    if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue()) && n.doubleValue() >= 0) {
+    if (v instanceof Number n
+        && n.doubleValue() == Math.rint(n.doubleValue())
+        && n.doubleValue() >= 0) {
       return n.longValue();
     }
     throw new IllegalArgumentException(path + ": expected an unsigned integer, got " + describe(v));
@@ -54,6 +56,8 @@ final class Json {
     if (v instanceof String s) {
       return "string \"" + s + "\"";
     }
-    return v instanceof Map ? "an object" : v instanceof java.util.List ? "an array" : String.valueOf(v);
+    return v instanceof Map
+        ? "an object"
+        : v instanceof java.util.List ? "an array" : String.valueOf(v);
   }
 }

@@ -36,7 +36,9 @@ public final class NetProfile implements Profile {
     this.numNics = numNics;
   }
 
-  /** @param ingressBurst maximum ingress burst in bits (0: none) @param egressBurst same, egress */
+  /**
+   * @param ingressBurst maximum ingress burst in bits (0: none) @param egressBurst same, egress
+   */
   public record NetConfig(long ingressBurst, long egressBurst) {
     void validate() {
       check(ingressBurst, "ingressBurst");
@@ -85,7 +87,12 @@ public final class NetProfile implements Profile {
   }
 
   private static DeviceCapacity bandwidth() {
-    return Devices.capacity(new Quantity("100G"), new Quantity("1G"), new Quantity("100M"), new Quantity("1M"), new Quantity("100G"));
+    return Devices.capacity(
+        new Quantity("100G"),
+        new Quantity("1G"),
+        new Quantity("100M"),
+        new Quantity("1M"),
+        new Quantity("100G"));
   }
 
   @Override
@@ -96,11 +103,14 @@ public final class NetProfile implements Profile {
       return new NetConfig(0, 0);
     }
     Map<String, Object> m = Json.object(bw, "bwBurst");
-    return new NetConfig(Json.unsigned(m.get("ingressBurst"), "bwBurst.ingressBurst"), Json.unsigned(m.get("egressBurst"), "bwBurst.egressBurst"));
+    return new NetConfig(
+        Json.unsigned(m.get("ingressBurst"), "bwBurst.ingressBurst"),
+        Json.unsigned(m.get("egressBurst"), "bwBurst.egressBurst"));
   }
 
   @Override
-  public Map<String, ContainerEdits> applyConfig(Object config, List<DeviceRequestAllocationResult> results) {
+  public Map<String, ContainerEdits> applyConfig(
+      Object config, List<DeviceRequestAllocationResult> results) {
     NetConfig c = config == null ? new NetConfig(0, 0) : (NetConfig) config;
     try {
       c.validate();
@@ -117,7 +127,8 @@ public final class NetProfile implements Profile {
       if (c.egressBurst() > 0) {
         env.add("NET_DEVICE_" + id + "_EGRESS_BURST=" + c.egressBurst());
       }
-      Map<String, Quantity> consumed = r.getConsumedCapacity() == null ? Map.of() : r.getConsumedCapacity();
+      Map<String, Quantity> consumed =
+          r.getConsumedCapacity() == null ? Map.of() : r.getConsumedCapacity();
       if (consumed.containsKey("ingressBandwidth")) {
         env.add("NET_DEVICE_" + id + "_INGRESS_RATE=" + plain(consumed.get("ingressBandwidth")));
       }

@@ -32,7 +32,8 @@ public interface Profile {
    *
    * @throws IllegalArgumentException for an invalid config
    */
-  Map<String, ContainerEdits> applyConfig(Object config, List<DeviceRequestAllocationResult> results);
+  Map<String, ContainerEdits> applyConfig(
+      Object config, List<DeviceRequestAllocationResult> results);
 
   /**
    * The per-claim ID of an allocated device: its name, plus the share ID for one of several

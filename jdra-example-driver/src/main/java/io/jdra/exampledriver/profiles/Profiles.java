@@ -6,7 +6,8 @@ import java.util.Map;
 /** The profiles by name, and checks shared by their config decoders. */
 public final class Profiles {
   /** Valid {@code --device-profile} values. */
-  public static final List<String> NAMES = List.of(GpuProfile.NAME, CpuProfile.NAME, NetProfile.NAME);
+  public static final List<String> NAMES =
+      List.of(GpuProfile.NAME, CpuProfile.NAME, NetProfile.NAME);
 
   private Profiles() {}
 
@@ -26,10 +27,14 @@ public final class Profiles {
       int cpuNumaNodes,
       int cpusPerNumaNode) {
     return switch (name) {
-      case GpuProfile.NAME -> new GpuProfile(nodeName, numDevices, gpuPartitions, bindingConditions, gpuAllowMultipleAllocations);
+      case GpuProfile.NAME ->
+          new GpuProfile(
+              nodeName, numDevices, gpuPartitions, bindingConditions, gpuAllowMultipleAllocations);
       case CpuProfile.NAME -> new CpuProfile(nodeName, driverName, cpuNumaNodes, cpusPerNumaNode);
       case NetProfile.NAME -> new NetProfile(nodeName, numDevices);
-      default -> throw new IllegalArgumentException("invalid device profile \"" + name + "\", valid profiles are " + NAMES);
+      default ->
+          throw new IllegalArgumentException(
+              "invalid device profile \"" + name + "\", valid profiles are " + NAMES);
     };
   }
 
@@ -38,10 +43,24 @@ public final class Profiles {
     Object av = json.get("apiVersion");
     Object k = json.get("kind");
     if (av == null || k == null || "".equals(av) || "".equals(k)) {
-      throw new IllegalArgumentException("Object 'Kind' is missing in config (want apiVersion " + apiVersion + ", kind " + kind + ")");
+      throw new IllegalArgumentException(
+          "Object 'Kind' is missing in config (want apiVersion "
+              + apiVersion
+              + ", kind "
+              + kind
+              + ")");
     }
     if (!apiVersion.equals(av) || !kind.equals(k)) {
-      throw new IllegalArgumentException("no kind \"" + k + "\" is registered for version \"" + av + "\" (want apiVersion " + apiVersion + ", kind " + kind + ")");
+      throw new IllegalArgumentException(
+          "no kind \""
+              + k
+              + "\" is registered for version \""
+              + av
+              + "\" (want apiVersion "
+              + apiVersion
+              + ", kind "
+              + kind
+              + ")");
     }
   }
 }

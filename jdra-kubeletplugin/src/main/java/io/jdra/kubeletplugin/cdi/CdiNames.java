@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 public final class CdiNames {
   private static final Pattern VENDOR = Pattern.compile("[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?");
   private static final Pattern CLASS = Pattern.compile("[A-Za-z]([A-Za-z0-9_.-]*[A-Za-z0-9])?");
-  private static final Pattern DEVICE = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.:-]*[A-Za-z0-9])?");
+  private static final Pattern DEVICE =
+      Pattern.compile("[A-Za-z0-9]([A-Za-z0-9_.:-]*[A-Za-z0-9])?");
 
   private CdiNames() {}
 
@@ -75,9 +76,9 @@ public final class CdiNames {
   }
 
   /**
-   * The lowest spec version that can hold {@code spec}: runtimes reject versions they do not
-   * know, so a spec claims only what it uses (the CDI library's MinimumRequiredVersion, for the
-   * fields this writer supports).
+   * The lowest spec version that can hold {@code spec}: runtimes reject versions they do not know,
+   * so a spec claims only what it uses (the CDI library's MinimumRequiredVersion, for the fields
+   * this writer supports).
    */
   public static String minimumVersion(CdiSpec spec) {
     String[] vc = splitKind(spec.kind());

@@ -59,7 +59,9 @@ public record CdiSpec(
         return this;
       }
       return new ContainerEdits(
-          concat(env, other.env), concat(deviceNodes, other.deviceNodes), concat(mounts, other.mounts));
+          concat(env, other.env),
+          concat(deviceNodes, other.deviceNodes),
+          concat(mounts, other.mounts));
     }
 
     private static <T> List<T> concat(List<T> a, List<T> b) {

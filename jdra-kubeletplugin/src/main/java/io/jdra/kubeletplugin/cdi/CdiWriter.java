@@ -24,12 +24,12 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  *
  * <p>A file is written to a temporary file in the same directory, flushed to disk and renamed over
  * the target, so a container runtime that scans the directory at any moment sees either the old or
- * the new spec, never half of one. The content is validated before anything touches the disk.
- * Keys come out sorted, as the Go CDI library's YAML (JSON-tagged structs through sigs.k8s.io/yaml)
+ * the new spec, never half of one. The content is validated before anything touches the disk. Keys
+ * come out sorted, as the Go CDI library's YAML (JSON-tagged structs through sigs.k8s.io/yaml)
  * writes them.
  *
- * <p>Thread-safe: writes of different names do not interfere; writes of one name race only in
- * which complete file wins.
+ * <p>Thread-safe: writes of different names do not interfere; writes of one name race only in which
+ * complete file wins.
  */
 public final class CdiWriter {
   /** File format, chosen by the spec name's extension; names without one get YAML. */
@@ -65,7 +65,8 @@ public final class CdiWriter {
   public Path writeSpec(CdiSpec spec, String name) {
     validate(spec);
     Path target = path(name);
-    byte[] bytes = render(spec, target.getFileName().toString().endsWith(".json") ? Format.JSON : Format.YAML);
+    byte[] bytes =
+        render(spec, target.getFileName().toString().endsWith(".json") ? Format.JSON : Format.YAML);
     Path tmp = null;
     try {
       tmp = Files.createTempFile(dir, ".tmp-" + target.getFileName(), "");
@@ -74,7 +75,8 @@ public final class CdiWriter {
         ch.force(true);
       }
       try {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
       }
@@ -96,19 +98,23 @@ public final class CdiWriter {
         Files.deleteIfExists(dir.resolve(name + ".json"));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("remove CDI spec " + name + " in " + dir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "remove CDI spec " + name + " in " + dir + ": " + e.getMessage(), e);
     }
   }
 
   /** The bytes {@link #writeSpec} writes, for tests and for callers that embed specs. */
   public static byte[] render(CdiSpec spec, Format format) {
     Map<String, Object> tree = tree(spec);
-    return (format == Format.JSON ? JSON : YAML).writeValueAsString(tree).getBytes(StandardCharsets.UTF_8);
+    return (format == Format.JSON ? JSON : YAML)
+        .writeValueAsString(tree)
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   private Path path(String name) {
     if (name.isEmpty() || name.contains("/") || name.startsWith(".")) {
-      throw new IllegalArgumentException("CDI spec name " + CdiNames.quote(name) + ": not a file name");
+      throw new IllegalArgumentException(
+          "CDI spec name " + CdiNames.quote(name) + ": not a file name");
     }
     return dir.resolve(hasExtension(name) ? name : name + ".yaml");
   }
@@ -129,7 +135,11 @@ public final class CdiWriter {
       for (String env : d.containerEdits().env()) {
         if (env.indexOf('=') <= 0) {
           throw new IllegalArgumentException(
-              "CDI device " + d.name() + ": env entry " + CdiNames.quote(env) + " is not KEY=value");
+              "CDI device "
+                  + d.name()
+                  + ": env entry "
+                  + CdiNames.quote(env)
+                  + " is not KEY=value");
         }
       }
     }

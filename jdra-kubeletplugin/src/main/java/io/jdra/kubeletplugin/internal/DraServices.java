@@ -93,13 +93,12 @@ public final class DraServices {
         NodeUnprepareResourcesResponse resp = node.unprepare(GrpcServer.ctx(), v1.build());
         var b = io.jdra.proto.dra.v1beta1.NodeUnprepareResourcesResponse.newBuilder();
         resp.getClaimsMap()
-            .forEach(
-                (uid, r) ->
-                    b.putClaims(
-                        uid,
-                        io.jdra.proto.dra.v1beta1.NodeUnprepareResourceResponse.newBuilder()
-                            .setError(r.getError())
-                            .build()));
+            .forEach((uid, r) ->
+                b.putClaims(
+                    uid,
+                    io.jdra.proto.dra.v1beta1.NodeUnprepareResourceResponse.newBuilder()
+                        .setError(r.getError())
+                        .build()));
         reply(out, b.build());
       } catch (Exception e) {
         fail(out, "unprepare resource claims", e);
@@ -121,6 +120,10 @@ public final class DraServices {
   }
 
   private static void fail(StreamObserver<?> out, String what, Exception e) {
-    out.onError(Status.UNKNOWN.withDescription(what + ": " + e.getMessage()).withCause(e).asRuntimeException());
+    out.onError(
+        Status.UNKNOWN
+            .withDescription(what + ": " + e.getMessage())
+            .withCause(e)
+            .asRuntimeException());
   }
 }

@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A gRPC server on one Unix socket (upstream nonblockinggrpcserver.go + endpoint.go): removes a
- * stale socket before listening, gives every call a {@link Ctx} with a request ID and the method
- * in its logger, logs requests and responses at the configured verbosity and failures always, and
+ * stale socket before listening, gives every call a {@link Ctx} with a request ID and the method in
+ * its logger, logs requests and responses at the configured verbosity and failures always, and
  * removes the socket when stopped.
  */
 public final class GrpcServer {
@@ -107,7 +107,8 @@ public final class GrpcServer {
       Files.deleteIfExists(socket);
       Files.createDirectories(socket.getParent());
     } catch (IOException e) {
-      throw new UncheckedIOException("remove Unix domain socket " + socket + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "remove Unix domain socket " + socket + ": " + e.getMessage(), e);
     }
   }
 

@@ -40,19 +40,17 @@ public final class HealthService extends DRAResourceHealthGrpc.DRAResourceHealth
         };
     AutoCloseable watch = source.watchDeviceHealth(send);
     Ctx.Registration stop =
-        ctx.onCancel(
-            () -> {
-              synchronized (lock) {
-                if (!call.isCancelled()) {
-                  call.onCompleted();
-                }
-              }
-            });
-    call.setOnCancelHandler(
-        () -> {
-          stop.close();
-          closeQuietly(watch);
+        ctx.onCancel(() -> {
+          synchronized (lock) {
+            if (!call.isCancelled()) {
+              call.onCompleted();
+            }
+          }
         });
+    call.setOnCancelHandler(() -> {
+      stop.close();
+      closeQuietly(watch);
+    });
     send.run();
   }
 

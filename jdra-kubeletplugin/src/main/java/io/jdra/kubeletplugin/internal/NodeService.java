@@ -35,14 +35,16 @@ public final class NodeService {
   private final DraPlugin plugin;
   private final Serializer serializer;
 
-  public NodeService(String driverName, KubernetesClient client, DraPlugin plugin, Serializer serializer) {
+  public NodeService(
+      String driverName, KubernetesClient client, DraPlugin plugin, Serializer serializer) {
     this.driverName = driverName;
     this.client = client;
     this.plugin = plugin;
     this.serializer = serializer;
   }
 
-  public NodePrepareResourcesResponse prepare(Ctx ctx, NodePrepareResourcesRequest req) throws Exception {
+  public NodePrepareResourcesResponse prepare(Ctx ctx, NodePrepareResourcesRequest req)
+      throws Exception {
     Map<String, String> errors = new LinkedHashMap<>();
     List<ResourceClaim> claims = new ArrayList<>();
     for (Claim c : req.getClaimsList()) {
@@ -64,11 +66,13 @@ public final class NodeService {
       PrepareResult r = results.get(uid);
       resp.putClaims(uid, toProto(claim, r));
     }
-    errors.forEach((uid, msg) -> resp.putClaims(uid, NodePrepareResourceResponse.newBuilder().setError(msg).build()));
+    errors.forEach((uid, msg) ->
+        resp.putClaims(uid, NodePrepareResourceResponse.newBuilder().setError(msg).build()));
     return resp.build();
   }
 
-  public NodeUnprepareResourcesResponse unprepare(Ctx ctx, NodeUnprepareResourcesRequest req) throws Exception {
+  public NodeUnprepareResourcesResponse unprepare(Ctx ctx, NodeUnprepareResourcesRequest req)
+      throws Exception {
     List<NamespacedObject> claims = new ArrayList<>(req.getClaimsCount());
     for (Claim c : req.getClaimsList()) {
       claims.add(new NamespacedObject(c.getNamespace(), c.getName(), c.getUid()));
@@ -93,7 +97,8 @@ public final class NodeService {
   private NodePrepareResourceResponse toProto(ResourceClaim claim, PrepareResult r) {
     NodePrepareResourceResponse.Builder b = NodePrepareResourceResponse.newBuilder();
     if (r == null) {
-      return b.setError("driver " + driverName + " returned no result for claim " + ref(claim)).build();
+      return b.setError("driver " + driverName + " returned no result for claim " + ref(claim))
+          .build();
     }
     if (r.error() != null) {
       return b.setError(message(r.error())).build();
@@ -124,7 +129,12 @@ public final class NodeService {
     String ref = c.getNamespace() + "/" + c.getName();
     ResourceClaim claim;
     try {
-      claim = client.resources(ResourceClaim.class).inNamespace(c.getNamespace()).withName(c.getName()).get();
+      claim =
+          client
+              .resources(ResourceClaim.class)
+              .inNamespace(c.getNamespace())
+              .withName(c.getName())
+              .get();
     } catch (RuntimeException e) {
       throw new ClaimException("retrieve claim " + ref + ": " + e.getMessage());
     }
@@ -132,7 +142,14 @@ public final class NodeService {
       throw new ClaimException("retrieve claim " + ref + ": not found");
     }
     if (!c.getUid().equals(claim.getMetadata().getUid())) {
-      throw new ClaimException("claim " + ref + " got replaced (UID " + claim.getMetadata().getUid() + ", want " + c.getUid() + ")");
+      throw new ClaimException(
+          "claim "
+              + ref
+              + " got replaced (UID "
+              + claim.getMetadata().getUid()
+              + ", want "
+              + c.getUid()
+              + ")");
     }
     var status = claim.getStatus();
     if (status == null || status.getAllocation() == null) {

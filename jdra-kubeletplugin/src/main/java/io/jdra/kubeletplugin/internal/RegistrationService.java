@@ -10,9 +10,9 @@ import io.jdra.proto.pluginregistration.v1.RegistrationStatusResponse;
 import java.util.List;
 
 /**
- * The plugin side of kubelet plugin registration (upstream registrationserver.go): answers
- * GetInfo with type {@code DRAPlugin}, the driver name, the DRA socket and the served versions, and
- * records what the kubelet reports back.
+ * The plugin side of kubelet plugin registration (upstream registrationserver.go): answers GetInfo
+ * with type {@code DRAPlugin}, the driver name, the DRA socket and the served versions, and records
+ * what the kubelet reports back.
  */
 public final class RegistrationService extends RegistrationGrpc.RegistrationImplBase {
   /** The plugin type the kubelet's DRA registration handler accepts. */

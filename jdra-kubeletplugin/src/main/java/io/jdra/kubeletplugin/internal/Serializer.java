@@ -29,7 +29,9 @@ public final class Serializer {
     this.enabled = enabled;
     this.lockFile = lockFile == null ? null : lockFile.toAbsolutePath().normalize();
     this.mutex =
-        this.lockFile == null ? new ReentrantLock() : JVM_LOCKS.computeIfAbsent(this.lockFile, p -> new ReentrantLock());
+        this.lockFile == null
+            ? new ReentrantLock()
+            : JVM_LOCKS.computeIfAbsent(this.lockFile, p -> new ReentrantLock());
   }
 
   /** Acquires; the returned handle releases. */

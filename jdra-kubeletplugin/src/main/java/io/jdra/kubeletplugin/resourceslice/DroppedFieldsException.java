@@ -19,7 +19,8 @@ public final class DroppedFieldsException extends RuntimeException {
   private final ResourceSlice desired;
   private final ResourceSlice actual;
 
-  public DroppedFieldsException(String poolName, int sliceIndex, ResourceSlice desired, ResourceSlice actual) {
+  public DroppedFieldsException(
+      String poolName, int sliceIndex, ResourceSlice desired, ResourceSlice actual) {
     super(message(poolName, sliceIndex, disabledFeatures(desired, actual)), null, false, false);
     this.poolName = poolName;
     this.sliceIndex = sliceIndex;
@@ -73,7 +74,8 @@ public final class DroppedFieldsException extends RuntimeException {
                 && !Boolean.TRUE.equals(got.getPerDeviceNodeSelection()))
             || nz(want.getSharedCounters()).size() > nz(got.getSharedCounters()).size();
     for (int i = 0; i < n && !partitionable; i++) {
-      partitionable = nz(wd.get(i).getConsumesCounters()).size() != nz(gd.get(i).getConsumesCounters()).size();
+      partitionable =
+          nz(wd.get(i).getConsumesCounters()).size() != nz(gd.get(i).getConsumesCounters()).size();
     }
     if (partitionable) {
       disabled.add("DRAPartitionableDevices");

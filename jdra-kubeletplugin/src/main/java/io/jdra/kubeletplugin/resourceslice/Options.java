@@ -34,8 +34,12 @@ public record Options(
     }
     Objects.requireNonNull(client, "KubeClient is nil");
     syncDelay = syncDelay == null ? ResourceSliceController.DEFAULT_SYNC_DELAY : syncDelay;
-    mutationCacheTtl = mutationCacheTtl == null ? ResourceSliceController.DEFAULT_MUTATION_CACHE_TTL : mutationCacheTtl;
-    errorHandler = errorHandler == null ? (ctx, err, msg) -> HandleError.handle(ctx, err, msg) : errorHandler;
+    mutationCacheTtl =
+        mutationCacheTtl == null
+            ? ResourceSliceController.DEFAULT_MUTATION_CACHE_TTL
+            : mutationCacheTtl;
+    errorHandler =
+        errorHandler == null ? (ctx, err, msg) -> HandleError.handle(ctx, err, msg) : errorHandler;
   }
 
   public static Builder builder(String driverName, KubernetesClient client) {
@@ -89,7 +93,8 @@ public record Options(
     }
 
     public Options build() {
-      return new Options(driverName, client, owner, resources, queue, syncDelay, mutationCacheTtl, errorHandler);
+      return new Options(
+          driverName, client, owner, resources, queue, syncDelay, mutationCacheTtl, errorHandler);
     }
   }
 }

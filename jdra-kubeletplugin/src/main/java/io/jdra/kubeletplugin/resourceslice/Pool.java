@@ -10,15 +10,16 @@ import java.util.List;
  * slices} (hex, at least five digits): the allocator takes slices in name order, first fit, so the
  * order here is the allocation preference. The driver splits its devices so that each slice stays
  * within the API's limits (128 devices per slice, 64 with taints or counters, 8 counter sets).
- * Publish at least one slice per managed pool, even an empty one: an empty pool tells the
- * scheduler the driver is up and has no devices, which is different from no pool.
+ * Publish at least one slice per managed pool, even an empty one: an empty pool tells the scheduler
+ * the driver is up and has no devices, which is different from no pool.
  *
  * @param nodeSelector for pools that are not node-local (null otherwise)
  * @param allNodes for pools available on every node
  * @param generation zero to let the controller manage it, or a higher value to force a bump
  * @param slices the slices, in preference order
  */
-public record Pool(NodeSelector nodeSelector, boolean allNodes, long generation, List<Slice> slices) {
+public record Pool(
+    NodeSelector nodeSelector, boolean allNodes, long generation, List<Slice> slices) {
   public Pool {
     slices = List.copyOf(slices);
   }

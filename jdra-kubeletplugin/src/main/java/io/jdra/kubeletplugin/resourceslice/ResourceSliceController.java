@@ -34,14 +34,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * k8s.io/dynamic-resource-allocation/resourceslice.Controller).
  *
  * <p>One pool is one work item. A sync compares the slices of the pool (informer plus {@link
- * SliceCache}) with the desired ones: slices of an older generation, with a name whose index
- * prefix does not match, or duplicates are obsolete and deleted first (with UID and
- * resourceVersion preconditions); then changed slices are updated, then missing ones created with
- * {@code generateName: <index>-<driver>-<owner>-}. The pool generation is bumped when more than one
- * write is needed, so that consumers never mix slices of two states; a single update keeps it.
- * {@code resourceSliceCount} is always the desired count. After informer events a sync is delayed
- * by {@link Options#syncDelay()}; failures are retried rate-limited and reported to the error
- * handler. Fields the API server dropped are reported as {@link DroppedFieldsException}.
+ * SliceCache}) with the desired ones: slices of an older generation, with a name whose index prefix
+ * does not match, or duplicates are obsolete and deleted first (with UID and resourceVersion
+ * preconditions); then changed slices are updated, then missing ones created with {@code
+ * generateName: <index>-<driver>-<owner>-}. The pool generation is bumped when more than one write
+ * is needed, so that consumers never mix slices of two states; a single update keeps it. {@code
+ * resourceSliceCount} is always the desired count. After informer events a sync is delayed by
+ * {@link Options#syncDelay()}; failures are retried rate-limited and reported to the error handler.
+ * Fields the API server dropped are reported as {@link DroppedFieldsException}.
  *
  * <p>One worker (a virtual thread) per controller, so many drivers in one JVM cost little.
  */
@@ -54,9 +54,9 @@ public final class ResourceSliceController {
   public static final Duration DEFAULT_SYNC_DELAY = Duration.ofSeconds(30);
 
   /**
-   * How long a written slice is trusted over the informer (upstream DefaultMutationCacheTTL):
-   * long enough for the informer to deliver the write, after which the informer's copy is the
-   * truth again.
+   * How long a written slice is trusted over the informer (upstream DefaultMutationCacheTTL): long
+   * enough for the informer to deliver the write, after which the informer's copy is the truth
+   * again.
    */
   public static final Duration DEFAULT_MUTATION_CACHE_TTL = Duration.ofMinutes(1);
 
@@ -102,7 +102,11 @@ public final class ResourceSliceController {
     this.queue =
         o.queue() != null
             ? o.queue()
-            : WorkQueues.rateLimiting("node_resource_slices", RateLimiters.defaultController(ctx.clock()), ctx.clock(), null);
+            : WorkQueues.rateLimiting(
+                "node_resource_slices",
+                RateLimiters.defaultController(ctx.clock()),
+                ctx.clock(),
+                null);
     var op = client.resources(ResourceSlice.class).withField("spec.driver", driverName);
     if (owner != null && owner.isNode()) {
       op = op.withField("spec.nodeName", owner.name());
@@ -139,7 +143,8 @@ public final class ResourceSliceController {
       throw new IllegalStateException("sync ResourceSlice informer: interrupted", e);
     } catch (ExecutionException e) {
       ctx.cancel();
-      throw new IllegalStateException("sync ResourceSlice informer: " + e.getCause().getMessage(), e.getCause());
+      throw new IllegalStateException(
+          "sync ResourceSlice informer: " + e.getCause().getMessage(), e.getCause());
     }
     if (ctx.isCancelled()) {
       throw new IllegalStateException("sync ResourceSlice informer: context cancelled");
@@ -269,7 +274,8 @@ public final class ResourceSliceController {
     ResourcePool desiredPool = pool(generation, poolName, desired.size());
     Set<Integer> changed = new HashSet<>();
     for (var e : current.entrySet()) {
-      if (!SliceDiff.sameSpec(e.getValue().getSpec(), specFor(desiredPool, pool, desired.get(e.getKey()), nodeName))) {
+      if (!SliceDiff.sameSpec(
+          e.getValue().getSpec(), specFor(desiredPool, pool, desired.get(e.getKey()), nodeName))) {
         changed.add(e.getKey());
       }
     }
@@ -283,7 +289,20 @@ public final class ResourceSliceController {
       generation++;
     }
     desiredPool.setGeneration(generation);
-    c.logger().v(5).info("Completed comparison", "numObsolete", obsolete.size(), "numMatchedSlices", current.size(), "numChangedMatchedSlices", changed.size(), "numNewSlices", numNew, "generation", generation);
+    c.logger()
+        .v(5)
+        .info(
+            "Completed comparison",
+            "numObsolete",
+            obsolete.size(),
+            "numMatchedSlices",
+            current.size(),
+            "numChangedMatchedSlices",
+            changed.size(),
+            "numNewSlices",
+            numNew,
+            "generation",
+            generation);
 
     // Deletes first: better to withdraw devices the driver no longer has even when the new
     // slices turn out to be invalid.
@@ -293,7 +312,10 @@ public final class ResourceSliceController {
       if (!changed.contains(i) && !bumped) {
         continue;
       }
-      ResourceSlice update = new ResourceSliceBuilder(e.getValue()).withSpec(specFor(desiredPool, pool, desired.get(i), nodeName)).build();
+      ResourceSlice update =
+          new ResourceSliceBuilder(e.getValue())
+              .withSpec(specFor(desiredPool, pool, desired.get(i), nodeName))
+              .build();
       ResourceSlice stored = client.resources(ResourceSlice.class).resource(update).update();
       updates.incrementAndGet();
       c.logger().v(5).info("Updated existing resource slice", "slice", Klog.kobj(stored));
@@ -304,7 +326,12 @@ public final class ResourceSliceController {
       if (current.containsKey(i)) {
         continue;
       }
-      String generateName = encodeIndex(i, prefixLength) + "-" + driverName + "-" + (owner != null ? owner.name() + "-" : "");
+      String generateName =
+          encodeIndex(i, prefixLength)
+              + "-"
+              + driverName
+              + "-"
+              + (owner != null ? owner.name() + "-" : "");
       ObjectMetaBuilder meta = new ObjectMetaBuilder().withGenerateName(generateName);
       if (owner != null) {
         meta.withOwnerReferences(
@@ -316,7 +343,11 @@ public final class ResourceSliceController {
                 .withController(true)
                 .build());
       }
-      ResourceSlice create = new ResourceSliceBuilder().withMetadata(meta.build()).withSpec(specFor(desiredPool, pool, desired.get(i), nodeName)).build();
+      ResourceSlice create =
+          new ResourceSliceBuilder()
+              .withMetadata(meta.build())
+              .withSpec(specFor(desiredPool, pool, desired.get(i), nodeName))
+              .build();
       ResourceSlice stored = client.resources(ResourceSlice.class).resource(create).create();
       creates.incrementAndGet();
       added = true;
@@ -346,15 +377,21 @@ public final class ResourceSliceController {
     }
   }
 
-  private ResourceSliceSpec specFor(ResourcePool desiredPool, Pool pool, Slice slice, String nodeName) {
+  private ResourceSliceSpec specFor(
+      ResourcePool desiredPool, Pool pool, Slice slice, String nodeName) {
     ResourceSliceSpec spec = new ResourceSliceSpec();
     spec.setDriver(driverName);
-    spec.setPool(pool(desiredPool.getGeneration(), desiredPool.getName(), desiredPool.getResourceSliceCount()));
+    spec.setPool(
+        pool(
+            desiredPool.getGeneration(),
+            desiredPool.getName(),
+            desiredPool.getResourceSliceCount()));
     spec.setNodeName(nodeName);
     spec.setNodeSelector(pool.nodeSelector());
     spec.setAllNodes(pool.allNodes() ? Boolean.TRUE : null);
     spec.setDevices(new ArrayList<>(slice.devices()));
-    spec.setSharedCounters(slice.sharedCounters().isEmpty() ? null : new ArrayList<>(slice.sharedCounters()));
+    spec.setSharedCounters(
+        slice.sharedCounters().isEmpty() ? null : new ArrayList<>(slice.sharedCounters()));
     spec.setPerDeviceNodeSelection(slice.perDeviceNodeSelection());
     return spec;
   }
@@ -363,7 +400,8 @@ public final class ResourceSliceController {
    * A create or update went through; remember it, and if the server stored less than asked for,
    * report it and desire what was stored, or every sync would write the same slice again.
    */
-  private void stored(Ctx c, String poolName, int index, ResourceSlice desired, ResourceSlice actual) {
+  private void stored(
+      Ctx c, String poolName, int index, ResourceSlice desired, ResourceSlice actual) {
     cache.mutation(actual);
     if (SliceDiff.sameContent(desired.getSpec(), actual.getSpec())) {
       return;
@@ -373,20 +411,29 @@ public final class ResourceSliceController {
       if (pool != null && index < pool.slices().size()) {
         List<Slice> slices = new ArrayList<>(pool.slices());
         ResourceSliceSpec a = actual.getSpec();
-        slices.set(index, new Slice(a.getDevices(), a.getSharedCounters(), a.getPerDeviceNodeSelection()));
+        slices.set(
+            index, new Slice(a.getDevices(), a.getSharedCounters(), a.getPerDeviceNodeSelection()));
         Map<String, Pool> pools = new HashMap<>(resources.pools());
-        pools.put(poolName, new Pool(pool.nodeSelector(), pool.allNodes(), pool.generation(), slices));
+        pools.put(
+            poolName, new Pool(pool.nodeSelector(), pool.allNodes(), pool.generation(), slices));
         resources = new DriverResources(pools);
       }
     }
-    errorHandler.handle(c, new DroppedFieldsException(poolName, index, desired, actual), "ResourceSlice stored without some fields");
+    errorHandler.handle(
+        c,
+        new DroppedFieldsException(poolName, index, desired, actual),
+        "ResourceSlice stored without some fields");
   }
 
   private void removeSlices(Ctx c, List<ResourceSlice> slices) {
     for (ResourceSlice s : slices) {
       // Preconditions: never delete a slice that changed since we looked at it. Not found means
       // it is gone already (the informer was behind), which costs only this call.
-      client.resources(ResourceSlice.class).withName(s.getMetadata().getName()).lockResourceVersion(s.getMetadata().getResourceVersion()).delete();
+      client
+          .resources(ResourceSlice.class)
+          .withName(s.getMetadata().getName())
+          .lockResourceVersion(s.getMetadata().getResourceVersion())
+          .delete();
       cache.deleted(s.getMetadata().getName());
       deletes.incrementAndGet();
       c.logger().v(5).info("Deleted obsolete resource slice", "slice", Klog.kobj(s));
@@ -431,7 +478,8 @@ public final class ResourceSliceController {
     @Override
     public void onUpdate(ResourceSlice oldSlice, ResourceSlice newSlice) {
       queue.addAfter(oldSlice.getSpec().getPool().getName(), syncDelay);
-      if (!Objects.equals(oldSlice.getSpec().getPool().getName(), newSlice.getSpec().getPool().getName())) {
+      if (!Objects.equals(
+          oldSlice.getSpec().getPool().getName(), newSlice.getSpec().getPool().getName())) {
         queue.addAfter(newSlice.getSpec().getPool().getName(), syncDelay);
       }
     }

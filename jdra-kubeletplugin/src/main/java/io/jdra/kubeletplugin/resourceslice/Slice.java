@@ -12,7 +12,8 @@ import java.util.List;
  * @param sharedCounters counter sets (partitionable devices)
  * @param perDeviceNodeSelection set for slices whose devices each say which nodes reach them
  */
-public record Slice(List<Device> devices, List<CounterSet> sharedCounters, Boolean perDeviceNodeSelection) {
+public record Slice(
+    List<Device> devices, List<CounterSet> sharedCounters, Boolean perDeviceNodeSelection) {
   public Slice {
     devices = devices == null ? List.of() : List.copyOf(devices);
     sharedCounters = sharedCounters == null ? List.of() : List.copyOf(sharedCounters);

@@ -55,7 +55,10 @@ class ResourceSliceControllerTest {
   void publishesNodeLocalSlicesOwnedByTheNode() {
     Node node = node();
     String nodeName = node.getMetadata().getName();
-    start("a.example.com", nodeName, DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 3))))));
+    start(
+        "a.example.com",
+        nodeName,
+        DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 3))))));
 
     List<ResourceSlice> slices = awaitSlices("a.example.com", nodeName, 1);
     ResourceSlice s = slices.get(0);
@@ -64,7 +67,9 @@ class ResourceSliceControllerTest {
     assertThat(s.getSpec().getPool().getName()).isEqualTo(nodeName);
     assertThat(s.getSpec().getPool().getGeneration()).isEqualTo(1);
     assertThat(s.getSpec().getPool().getResourceSliceCount()).isEqualTo(1);
-    assertThat(s.getSpec().getDevices()).extracting(Device::getName).containsExactly("gpu-0", "gpu-1", "gpu-2");
+    assertThat(s.getSpec().getDevices())
+        .extracting(Device::getName)
+        .containsExactly("gpu-0", "gpu-1", "gpu-2");
     var owner = s.getMetadata().getOwnerReferences().get(0);
     assertThat(owner.getKind()).isEqualTo("Node");
     assertThat(owner.getName()).isEqualTo(nodeName);
@@ -76,23 +81,35 @@ class ResourceSliceControllerTest {
   @Test
   void oneChangedSliceKeepsTheGenerationASplitBumpsIt() {
     String nodeName = node().getMetadata().getName();
-    ResourceSliceController c = start("b.example.com", nodeName, DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 2))))));
+    ResourceSliceController c =
+        start(
+            "b.example.com",
+            nodeName,
+            DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 2))))));
     awaitSlices("b.example.com", nodeName, 1);
 
     c.update(DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 3))))));
-    await().atMost(WAIT).until(() -> slices("b.example.com", nodeName).get(0).getSpec().getDevices().size() == 3);
-    assertThat(slices("b.example.com", nodeName).get(0).getSpec().getPool().getGeneration()).isEqualTo(1);
+    await()
+        .atMost(WAIT)
+        .until(() -> slices("b.example.com", nodeName).get(0).getSpec().getDevices().size() == 3);
+    assertThat(slices("b.example.com", nodeName).get(0).getSpec().getPool().getGeneration())
+        .isEqualTo(1);
     assertThat(c.stats()).isEqualTo(new ResourceSliceController.Stats(1, 1, 0));
 
-    c.update(DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 2)), Slice.of(devices("nic", 2))))));
+    c.update(
+        DriverResources.ofNodePool(
+            nodeName, Pool.of(List.of(Slice.of(devices("gpu", 2)), Slice.of(devices("nic", 2))))));
     List<ResourceSlice> split = awaitSlices("b.example.com", nodeName, 2);
-    assertThat(split).allSatisfy(s -> {
-      assertThat(s.getSpec().getPool().getGeneration()).isEqualTo(2);
-      assertThat(s.getSpec().getPool().getResourceSliceCount()).isEqualTo(2);
-    });
+    assertThat(split)
+        .allSatisfy(s -> {
+          assertThat(s.getSpec().getPool().getGeneration()).isEqualTo(2);
+          assertThat(s.getSpec().getPool().getResourceSliceCount()).isEqualTo(2);
+        });
     assertThat(split.get(0).getMetadata().getName()).startsWith("00000-");
     assertThat(split.get(1).getMetadata().getName()).startsWith("00001-");
-    assertThat(split.get(1).getSpec().getDevices()).extracting(Device::getName).containsExactly("nic-0", "nic-1");
+    assertThat(split.get(1).getSpec().getDevices())
+        .extracting(Device::getName)
+        .containsExactly("nic-0", "nic-1");
     await().atMost(WAIT).until(c::published);
 
     c.update(new DriverResources(java.util.Map.of()));
@@ -103,37 +120,56 @@ class ResourceSliceControllerTest {
   @Test
   void republishesASliceDeletedByHand() {
     String nodeName = node().getMetadata().getName();
-    start("c.example.com", nodeName, DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 1))))));
+    start(
+        "c.example.com",
+        nodeName,
+        DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 1))))));
     ResourceSlice first = awaitSlices("c.example.com", nodeName, 1).get(0);
 
     client.resource(first).delete();
 
-    await().atMost(WAIT).until(() -> {
-      List<ResourceSlice> now = slices("c.example.com", nodeName);
-      return now.size() == 1 && !now.get(0).getMetadata().getUid().equals(first.getMetadata().getUid());
-    });
+    await()
+        .atMost(WAIT)
+        .until(() -> {
+          List<ResourceSlice> now = slices("c.example.com", nodeName);
+          return now.size() == 1
+              && !now.get(0).getMetadata().getUid().equals(first.getMetadata().getUid());
+        });
     // Upstream derives the generation from the slices that exist; with none left it starts over.
-    assertThat(slices("c.example.com", nodeName).get(0).getSpec().getPool().getGeneration()).isEqualTo(1);
+    assertThat(slices("c.example.com", nodeName).get(0).getSpec().getPool().getGeneration())
+        .isEqualTo(1);
   }
 
   @Test
   void reportsFieldsTheServerDropped() {
-    try (TestApiServer noTaints = TestApiServer.start(ApiServerOptions.inMemory().withFeatureGates(FeatureGates.parse("DRADeviceTaints=false")))) {
+    try (TestApiServer noTaints =
+        TestApiServer.start(
+            ApiServerOptions.inMemory()
+                .withFeatureGates(FeatureGates.parse("DRADeviceTaints=false")))) {
       KubernetesClient c2 = noTaints.client();
-      c2.nodes().resource(new NodeBuilder().withNewMetadata().withName("n").endMetadata().build()).create();
+      c2.nodes()
+          .resource(new NodeBuilder().withNewMetadata().withName("n").endMetadata().build())
+          .create();
       Device tainted = devices("gpu", 1).get(0);
       DeviceTaint taint = new DeviceTaint();
       taint.setKey("example.com/broken");
       taint.setEffect("NoSchedule");
       tainted.setTaints(List.of(taint));
-      Options o = Options.builder("d.example.com", c2).owner(new Owner("v1", "Node", "n", null))
-          .resources(DriverResources.ofNodePool("n", Pool.of(List.of(Slice.of(List.of(tainted))))))
-          .errorHandler((x, err, msg) -> errors.add(err)).syncDelay(Duration.ofMillis(50)).build();
+      Options o =
+          Options.builder("d.example.com", c2)
+              .owner(new Owner("v1", "Node", "n", null))
+              .resources(
+                  DriverResources.ofNodePool("n", Pool.of(List.of(Slice.of(List.of(tainted))))))
+              .errorHandler((x, err, msg) -> errors.add(err))
+              .syncDelay(Duration.ofMillis(50))
+              .build();
       ResourceSliceController c = ResourceSliceController.start(ctx, o);
       started.add(c);
       await().atMost(WAIT).until(() -> !errors.isEmpty());
-      assertThat(errors.get(0)).isInstanceOf(DroppedFieldsException.class)
-          .hasMessage("pool \"n\", slice #0: some fields were dropped by the apiserver, probably because these features are disabled: DRADeviceTaints");
+      assertThat(errors.get(0))
+          .isInstanceOf(DroppedFieldsException.class)
+          .hasMessage(
+              "pool \"n\", slice #0: some fields were dropped by the apiserver, probably because these features are disabled: DRADeviceTaints");
       await().atMost(WAIT).until(c::published);
       // The stored form became the desired one: no update loop.
       long updates = c.stats().numUpdates();
@@ -155,9 +191,14 @@ class ResourceSliceControllerTest {
   }
 
   private ResourceSliceController start(String driver, String nodeName, DriverResources resources) {
-    Options o = Options.builder(driver, client).owner(new Owner("v1", "Node", nodeName, null)).resources(resources)
-        .syncDelay(Duration.ofMillis(50)).mutationCacheTtl(Duration.ofMillis(500))
-        .errorHandler((c, err, msg) -> errors.add(err)).build();
+    Options o =
+        Options.builder(driver, client)
+            .owner(new Owner("v1", "Node", nodeName, null))
+            .resources(resources)
+            .syncDelay(Duration.ofMillis(50))
+            .mutationCacheTtl(Duration.ofMillis(500))
+            .errorHandler((c, err, msg) -> errors.add(err))
+            .build();
     ResourceSliceController c = ResourceSliceController.start(ctx, o);
     started.add(c);
     return c;
@@ -165,27 +206,37 @@ class ResourceSliceControllerTest {
 
   private static synchronized Node node() {
     String name = "node-" + (++nodes);
-    return client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    return client
+        .nodes()
+        .resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build())
+        .create();
   }
 
   static List<Device> devices(String prefix, int n) {
-    return IntStream.range(0, n).mapToObj(i -> {
-      Device d = new Device();
-      d.setName(prefix + "-" + i);
-      return d;
-    }).toList();
+    return IntStream.range(0, n)
+        .mapToObj(i -> {
+          Device d = new Device();
+          d.setName(prefix + "-" + i);
+          return d;
+        })
+        .toList();
   }
 
   private static List<ResourceSlice> slices(String driver, String nodeName) {
     return client.resources(ResourceSlice.class).list().getItems().stream()
-        .filter(s -> driver.equals(s.getSpec().getDriver()) && nodeName.equals(s.getSpec().getNodeName()))
+        .filter(s ->
+            driver.equals(s.getSpec().getDriver()) && nodeName.equals(s.getSpec().getNodeName()))
         .sorted(Comparator.comparing(s -> s.getMetadata().getName()))
         .toList();
   }
 
   private static List<ResourceSlice> awaitSlices(String driver, String nodeName, int count) {
-    await().atMost(WAIT).until(() -> slices(driver, nodeName).size() == count
-        && slices(driver, nodeName).stream().allMatch(s -> s.getSpec().getPool().getResourceSliceCount() == count));
+    await()
+        .atMost(WAIT)
+        .until(() ->
+            slices(driver, nodeName).size() == count
+                && slices(driver, nodeName).stream()
+                    .allMatch(s -> s.getSpec().getPool().getResourceSliceCount() == count));
     return slices(driver, nodeName);
   }
 }
