@@ -1,7 +1,6 @@
 package io.jdra.allocator;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -14,25 +13,20 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCapacity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClassBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumptionBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelectorBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceToleration;
 import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.ExactDeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.jdra.testing.objects.Make;
+import io.jdra.testing.objects.Requests;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -49,30 +43,15 @@ public final class Fixtures {
   private Fixtures() {}
 
   static Node node(String name, String... labels) {
-    Map<String, String> l = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < labels.length; i += 2) {
-      l.put(labels[i], labels[i + 1]);
-    }
-    return new NodeBuilder().withNewMetadata().withName(name).withLabels(l).endMetadata().build();
+    return Make.node(name).labels(labels).obj();
   }
 
   static DeviceClass deviceClass(String name, String... selectors) {
-    return new DeviceClassBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .endMetadata()
-        .withNewSpec()
-        .withSelectors(selectors(selectors))
-        .endSpec()
-        .build();
+    return Make.deviceClass(name).selectors(selectors).obj();
   }
 
   static List<DeviceSelector> selectors(String... exprs) {
-    List<DeviceSelector> out = new ArrayList<>();
-    for (String e : exprs) {
-      out.add(new DeviceSelectorBuilder().withNewCel().withExpression(e).endCel().build());
-    }
-    return out;
+    return Requests.selectors(exprs);
   }
 
   /** A node-local slice of a one-slice pool named after the node. */
@@ -82,27 +61,7 @@ public final class Fixtures {
 
   static ResourceSlice slice(
       String name, String node, String driver, String pool, long gen, long count, Device... devs) {
-    ResourceSliceBuilder b =
-        new ResourceSliceBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .endMetadata()
-            .withNewSpec()
-            .withDriver(driver)
-            .withNewPool()
-            .withName(pool)
-            .withGeneration(gen)
-            .withResourceSliceCount(count)
-            .endPool()
-            .withDevices(Arrays.asList(devs))
-            .endSpec();
-    ResourceSlice s = b.build();
-    if (node == null) {
-      s.getSpec().setAllNodes(true);
-    } else {
-      s.getSpec().setNodeName(node);
-    }
-    return s;
+    return Make.slice(name, node, driver).pool(pool, gen, count).devices(devs).obj();
   }
 
   static ResourceSlice withSelector(ResourceSlice s, NodeSelector sel) {
@@ -214,14 +173,7 @@ public final class Fixtures {
   }
 
   static DeviceRequest request(String name, String cls, long count, String... selectors) {
-    ExactDeviceRequest e =
-        new ExactDeviceRequestBuilder()
-            .withDeviceClassName(cls)
-            .withAllocationMode("ExactCount")
-            .withCount(count)
-            .withSelectors(selectors(selectors))
-            .build();
-    return new DeviceRequestBuilder().withName(name).withExactly(e).build();
+    return Requests.exactly(name, cls, count, selectors);
   }
 
   static DeviceRequest all(String name, String... selectors) {
@@ -242,31 +194,15 @@ public final class Fixtures {
   }
 
   static DeviceRequest firstAvailable(String name, DeviceSubRequest... subs) {
-    return new DeviceRequestBuilder().withName(name).withFirstAvailable(subs).build();
+    return Requests.firstAvailable(name, subs);
   }
 
   static DeviceSubRequest sub(String name, long count, String... selectors) {
-    return new DeviceSubRequestBuilder()
-        .withName(name)
-        .withDeviceClassName(CLASS)
-        .withAllocationMode("ExactCount")
-        .withCount(count)
-        .withSelectors(selectors(selectors))
-        .build();
+    return Requests.sub(name, CLASS, count, selectors);
   }
 
   static ResourceClaim claim(String name, DeviceRequest... requests) {
-    return new ResourceClaimBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace("default")
-        .endMetadata()
-        .withNewSpec()
-        .withNewDevices()
-        .withRequests(requests)
-        .endDevices()
-        .endSpec()
-        .build();
+    return Make.claim(name).namespace("default").requests(requests).obj();
   }
 
   static ResourceClaim constrain(ResourceClaim c, DeviceConstraint... cs) {
