@@ -3,6 +3,7 @@ package io.jdra.controllers.devicetainteviction;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -20,6 +21,7 @@ import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.clock.Clock;
 import io.jdra.runtime.logging.Logger;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
@@ -93,6 +95,7 @@ public final class DeviceTaintEvictionController {
   private final EvictionTracker tracker;
   private final DeviceTaintEvictionMetrics metrics;
   private final PodEvents events;
+  private volatile EventRecorder recorder;
   private final List<Registration<?>> registrations = new ArrayList<>();
 
   private record Registration<T>(SharedIndexInformer<T> informer, BiConsumer<T, T> handler) {}
@@ -100,7 +103,7 @@ public final class DeviceTaintEvictionController {
   /**
    * A controller on the informers of {@code informers} (Pods, ResourceClaims, ResourceSlices, and
    * DeviceTaintRules v1beta2 when {@code DRADeviceTaintRules} is on). {@code queueMetrics} may be
-   * null; {@code events} receives pod events (see {@link #podEventSink}).
+   * null.
    */
   public static DeviceTaintEvictionController create(
       InformerFactory informers,
@@ -108,8 +111,7 @@ public final class DeviceTaintEvictionController {
       Options options,
       Clock clock,
       PrometheusRegistry registry,
-      WorkQueueMetrics queueMetrics,
-      PodEventSink events) {
+      WorkQueueMetrics queueMetrics) {
     RateLimitingQueue<WorkItem> queue =
         WorkQueues.rateLimiting(
             options.name(), RateLimiters.defaultController(clock), clock, queueMetrics);
@@ -121,7 +123,7 @@ public final class DeviceTaintEvictionController {
             informers.lister(Pod.class),
             queue,
             DeviceTaintEvictionMetrics.create(registry),
-            (pod, note) -> events.emit(pod.namespace(), pod.name(), pod.uid(), note),
+            null,
             features.enabled(Feature.DRA_EXTENDED_RESOURCE));
     c.register(informers.informer(Pod.class), c.tracker::handlePodChange);
     c.register(informers.informer(ResourceClaim.class), c.tracker::handleClaimChange);
@@ -131,15 +133,6 @@ public final class DeviceTaintEvictionController {
       c.register(informers.informer(DeviceTaintRule.class), c.tracker::handleRuleChange);
     }
     return c;
-  }
-
-  /**
-   * Where pod events go: upstream's Normal events with reason {@code DeviceTaintManagerEviction}
-   * regarding the pod. Must not block.
-   */
-  @FunctionalInterface
-  public interface PodEventSink {
-    void emit(String namespace, String name, String uid, String note);
   }
 
   DeviceTaintEvictionController(
@@ -156,10 +149,10 @@ public final class DeviceTaintEvictionController {
     this.api = api;
     this.queue = queue;
     this.metrics = metrics;
-    this.events = events;
+    this.events = events != null ? events : this::record;
     this.tracker =
         new EvictionTracker(
-            Logger.named(options.name()), clock, pods, queue, events, extendedResources);
+            Logger.named(options.name()), clock, pods, queue, this.events, extendedResources);
   }
 
   private <T> void register(SharedIndexInformer<T> informer, BiConsumer<T, T> handler) {
@@ -168,10 +161,12 @@ public final class DeviceTaintEvictionController {
 
   /**
    * Registers the event handlers, waits for the informers to sync, runs the workers until {@code
-   * ctx} is cancelled, then shuts the queue down and waits for the workers. Returns normally on
-   * cancellation; throws when the controller cannot run.
+   * ctx} is cancelled, then shuts the queue down and waits for the workers. Pod events go to {@code
+   * recorder} (Normal, reason {@code DeviceTaintManagerEviction}, regarding the pod; the caller
+   * owns and closes it). Returns normally on cancellation; throws when the controller cannot run.
    */
-  public void run(Ctx ctx) throws Exception {
+  public void run(Ctx ctx, EventRecorder recorder) throws Exception {
+    this.recorder = recorder;
     Logger logger = ctx.logger();
     logger.info("Starting", "controller", options.name(), "numWorkers", options.workers());
     List<Thread> workers = new ArrayList<>();
@@ -389,6 +384,24 @@ public final class DeviceTaintEvictionController {
     ctx.logger().v(4).info("Calculated new condition", "condition", condition);
     api.applyRuleCondition(item.name(), item.uid(), condition, options.name());
     return Duration.ZERO;
+  }
+
+  /** Upstream's pod events; the action is what the controller does about the pod. */
+  private void record(PodRef pod, String note) {
+    EventRecorder r = recorder;
+    if (r == null) {
+      return;
+    }
+    Pod regarding =
+        new PodBuilder()
+            .withNewMetadata()
+            .withNamespace(pod.namespace())
+            .withName(pod.name())
+            .withUid(pod.uid())
+            .endMetadata()
+            .build();
+    String action = PodEvents.MARKING.equals(note) ? "Delete" : "CancelDelete";
+    r.eventf(regarding, null, EventRecorder.NORMAL, PodEvents.REASON, action, note);
   }
 
   // ---- for tests -------------------------------------------------------------------------------

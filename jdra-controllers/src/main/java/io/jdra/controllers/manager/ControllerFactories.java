@@ -2,7 +2,8 @@ package io.jdra.controllers.manager;
 
 import io.jdra.controllers.devicetainteviction.DeviceTaintEvictionController;
 import io.jdra.controllers.resourceclaim.ResourceClaimController;
-import io.jdra.runtime.logging.Logger;
+import io.jdra.runtime.record.EventRecorder;
+import io.jdra.runtime.record.EventRecorderOptions;
 
 /** The factories of the built-in controllers (upstream's new*ControllerDescriptor functions). */
 final class ControllerFactories {
@@ -22,7 +23,6 @@ final class ControllerFactories {
   }
 
   static Controller deviceTaintEviction(ControllerContext cc) {
-    Logger events = cc.ctx().logger().withName("events");
     DeviceTaintEvictionController c =
         DeviceTaintEvictionController.create(
             cc.informers(),
@@ -30,18 +30,25 @@ final class ControllerFactories {
             DeviceTaintEvictionController.Options.defaults(),
             cc.ctx().clock(),
             cc.registry(),
-            cc.queueMetrics(),
-            (ns, name, uid, note) ->
-                events
-                    .v(3)
-                    .info(
-                        "Event",
-                        "object",
-                        ns + "/" + name,
-                        "reason",
-                        "DeviceTaintManagerEviction",
-                        "note",
-                        note));
-    return c::run;
+            cc.queueMetrics());
+    return ctx -> {
+      // Created per run: the recorder owns a thread, which must not outlive the controller.
+      try (EventRecorder recorder =
+          EventRecorder.create(
+              cc.client(),
+              new EventRecorderOptions(DeviceTaintEvictionController.NAME, reportingInstance()),
+              ctx)) {
+        c.run(ctx, recorder);
+      }
+    };
+  }
+
+  /** Upstream reports the controller manager's host name as the instance. */
+  static String reportingInstance() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "localhost";
+    }
   }
 }

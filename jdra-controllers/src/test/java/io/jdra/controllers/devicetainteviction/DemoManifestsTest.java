@@ -20,6 +20,8 @@ import io.jdra.controllers.devicetainteviction.DeviceTaintEvictionController.Opt
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.clock.Clock;
+import io.jdra.runtime.record.EventRecorder;
+import io.jdra.runtime.record.FakeEventRecorder;
 import io.jdra.testing.apiserver.TestApiServer;
 import io.jdra.testing.objects.Make;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -32,7 +34,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -55,7 +56,7 @@ class DemoManifestsTest {
   Ctx ctx;
   Thread runner;
   InformerFactory informers;
-  final List<String> events = new CopyOnWriteArrayList<>();
+  final FakeEventRecorder recorder = EventRecorder.fake();
   final AtomicInteger nextGpu = new AtomicInteger();
 
   @BeforeEach
@@ -97,15 +98,14 @@ class DemoManifestsTest {
             Options.defaults(),
             Clock.system(),
             new PrometheusRegistry(),
-            null,
-            (ns, name, uid, note) -> events.add(ns + "/" + name + " " + note));
+            null);
     ctx = Ctx.background("test").withCancel();
     informers.start(ctx);
     runner =
         Thread.ofPlatform()
             .start(() -> {
               try {
-                c.run(ctx);
+                c.run(ctx, recorder);
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
@@ -213,6 +213,17 @@ class DemoManifestsTest {
         .updateStatus();
   }
 
+  /** Events as "namespace/name note", after checking what every event says besides. */
+  List<String> events() {
+    List<String> out = new ArrayList<>();
+    for (var e : recorder.events()) {
+      assertThat(e.type()).isEqualTo("Normal");
+      assertThat(e.reason()).isEqualTo("DeviceTaintManagerEviction");
+      out.add(e.regarding() + " " + e.note());
+    }
+    return out;
+  }
+
   boolean gone(String name) {
     Pod p = client.pods().inNamespace(NS).withName(name).get();
     return p == null || p.getMetadata().getDeletionTimestamp() != null;
@@ -234,7 +245,7 @@ class DemoManifestsTest {
     await().atMost(Duration.ofSeconds(20)).until(() -> gone("pod-to-be-evicted"));
     apply(dir.resolve("4-pod-no-execute.yaml"));
     await().atMost(Duration.ofSeconds(20)).until(() -> gone("pod-no-execute"));
-    assertThat(events)
+    assertThat(events())
         .contains(
             NS + "/pod-to-be-evicted Marking for deletion",
             NS + "/pod-no-execute Marking for deletion");
@@ -257,7 +268,7 @@ class DemoManifestsTest {
         .until(() ->
             "False Completed 1 pod evicted since starting the controller.".equals(ruleCondition()));
     assertThat(gone("pod-with-toleration")).isFalse();
-    assertThat(events).containsExactly(NS + "/pod-without-toleration Marking for deletion");
+    assertThat(events()).containsExactly(NS + "/pod-without-toleration Marking for deletion");
   }
 
   @Test
@@ -273,7 +284,7 @@ class DemoManifestsTest {
             "False OtherEffect Eviction only happens for the NoExecute effect."
                 .equals(ruleCondition()));
     assertThat(gone("pod-keeps-running")).isFalse();
-    assertThat(events).isEmpty();
+    assertThat(events()).isEmpty();
   }
 
   /**
@@ -306,7 +317,7 @@ class DemoManifestsTest {
         .until(() -> gone("pod-with-300s-toleration"));
     assertThat(Instant.now()).as("deletion seen after the deadline").isAfterOrEqualTo(deadline);
     assertThat(gone("pod-with-toleration")).isFalse();
-    assertThat(events)
+    assertThat(events())
         .containsExactlyInAnyOrder(
             NS + "/pod-no-toleration Marking for deletion",
             NS + "/pod-with-300s-toleration Marking for deletion");

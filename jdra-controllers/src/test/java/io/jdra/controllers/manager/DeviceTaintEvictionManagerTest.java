@@ -82,9 +82,28 @@ class DeviceTaintEvictionManagerTest {
             Pod p = client.pods().inNamespace(NS).withName("pod-to-be-evicted").get();
             return p == null || p.getMetadata().getDeletionTimestamp() != null;
           });
+      await().atMost(WAIT).untilAsserted(() -> assertThat(events(client)).contains(MARKING));
     } finally {
       mgr.stop();
     }
+  }
+
+  static final String MARKING =
+      "pod-to-be-evicted Normal DeviceTaintManagerEviction Marking for deletion"
+          + " device-taint-eviction-controller";
+
+  /** events.k8s.io Events as "regarding type reason note reportingController". */
+  static List<String> events(KubernetesClient client) {
+    return client.events().v1().events().inNamespace(NS).list().getItems().stream()
+        .map(e ->
+            String.join(
+                " ",
+                e.getRegarding().getName(),
+                e.getType(),
+                e.getReason(),
+                e.getNote(),
+                e.getReportingController()))
+        .toList();
   }
 
   static void apply(KubernetesClient client, String file) throws Exception {
