@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdra.cli.logging.LogFormat;
 import io.jdra.cli.logging.LoggingConfig;
+import io.jdra.runtime.logging.Verbosity;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -73,6 +74,7 @@ class CliTest {
   void inheritedFlagsAreAcceptedBeforeAndAfterTheSubcommand() {
     assertThat(run("-v", "3", "version").code()).isZero();
     assertThat(LoggingConfig.current().verbosity()).isEqualTo(3);
+    assertThat(Verbosity.get()).as("components' V-loggers follow -v").isEqualTo(3);
     assertThat(run("version", "--logging-format", "json", "-v", "6").code()).isZero();
     assertThat(LoggingConfig.current()).isEqualTo(new LoggingConfig(6, LogFormat.json));
   }

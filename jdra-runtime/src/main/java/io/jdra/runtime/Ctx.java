@@ -79,6 +79,18 @@ public final class Ctx {
     return new Ctx(logger, clock, child);
   }
 
+  /**
+   * A child cancelled like {@link #withCancel()} and also when {@code timeout} has passed on this
+   * context's clock (Go's {@code context.WithTimeout}); the timer is dropped when the child is
+   * cancelled earlier.
+   */
+  public Ctx withTimeout(Duration timeout) {
+    Ctx child = withCancel();
+    Clock.Timer timer = clock.schedule(timeout, child::cancel);
+    child.onCancel(timer::cancel);
+    return child;
+  }
+
   /** Cancels this context (and the contexts derived from it). Idempotent. */
   public void cancel() {
     cancellation.cancel();

@@ -53,6 +53,22 @@ class CtxTest {
   }
 
   @Test
+  void withTimeoutCancelsWhenTheClockPassesAndDropsItsTimerWhenCancelledEarlier() {
+    FakeClock clock = new FakeClock();
+    Ctx ctx = Ctx.forTest(clock);
+    Ctx timed = ctx.withTimeout(java.time.Duration.ofSeconds(10));
+    clock.step(java.time.Duration.ofSeconds(9));
+    assertThat(timed.isCancelled()).isFalse();
+    clock.step(java.time.Duration.ofSeconds(1));
+    assertThat(timed.isCancelled()).isTrue();
+    assertThat(ctx.isCancelled()).isFalse();
+
+    Ctx early = ctx.withTimeout(java.time.Duration.ofSeconds(10));
+    early.cancel();
+    assertThat(clock.hasWaiters()).isFalse();
+  }
+
+  @Test
   void sleepReturnsFalseOnceCancelled() throws InterruptedException {
     Ctx ctx = root.withCancel();
     ctx.cancel();
