@@ -82,6 +82,7 @@ final class CelEnvironment {
     ListsLibrary.register(t);
     ListsLibrary.registerRange(t);
     FormatFunction.register(t);
+    NetLibrary.register(t);
     if (listTypeAttributes) {
       ListsLibrary.registerIncludes(t);
     }
@@ -139,7 +140,8 @@ final class CelEnvironment {
   }
 
   private static CelTypeProvider typeProvider(StructType device) {
-    ImmutableList<CelType> types = ImmutableList.of(device, Semver.TYPE, QuantityValue.TYPE);
+    ImmutableList<CelType> types =
+        ImmutableList.of(device, Semver.TYPE, QuantityValue.TYPE, IpValue.TYPE, IpValue.Cidr.TYPE);
     return new CelTypeProvider() {
       @Override
       public ImmutableCollection<CelType> types() {

@@ -408,7 +408,15 @@ final class CostEstimator {
           return strCost.multiply(reCost);
         }
         return null;
-      case "quantity", "isQuantity", "semver", "isSemver":
+      case "quantity",
+      "isQuantity",
+      "semver",
+      "isSemver",
+      "ip",
+      "isIP",
+      "ip.isCanonical",
+      "cidr",
+      "isCIDR":
         if (!args.isEmpty()) {
           return sizeOrUnknown(args.get(0)).multiplyByFactor(STRING_TRAVERSAL);
         }
@@ -424,7 +432,17 @@ final class CostEstimator {
       "sub",
       "major",
       "minor",
-      "patch":
+      "patch",
+      "family",
+      "isUnspecified",
+      "isLoopback",
+      "isLinkLocalMulticast",
+      "isLinkLocalUnicast",
+      "isGlobalUnicast",
+      "containsIP",
+      "containsCIDR",
+      "masked",
+      "prefixLength":
         return Cost.ONE;
       case "_==_":
         if (args.size() == 2) {

@@ -25,6 +25,8 @@ final class ValueTypes {
       case Map<?, ?> m -> "map";
       case Semver s -> "kubernetes.Semver";
       case QuantityValue q -> "kubernetes.Quantity";
+      case IpValue.Cidr c -> "net.CIDR";
+      case IpValue ip -> "net.IP";
       case Optional<?> o -> "optional_type";
       case java.time.Duration d -> "google.protobuf.Duration";
       case java.time.Instant i -> "google.protobuf.Timestamp";
