@@ -49,9 +49,14 @@ final class CelEnvironment {
           .populateMacroCalls(false)
           .build();
 
-  /** lists.range is declared by {@link ListsLibrary} with a size guard. */
+  /**
+   * lists.range is declared by {@link ListsLibrary} with a size guard, and sortBy by {@link
+   * SortByMacro} with cel-go's expansion.
+   */
   private static final java.util.Set<CelListsExtensions.Function> LISTS_WITHOUT_RANGE =
-      java.util.EnumSet.complementOf(java.util.EnumSet.of(CelListsExtensions.Function.RANGE));
+      java.util.EnumSet.complementOf(
+          java.util.EnumSet.of(
+              CelListsExtensions.Function.RANGE, CelListsExtensions.Function.SORT_BY));
 
   private final Cel cel;
   private final CelValidator validator;
@@ -83,6 +88,7 @@ final class CelEnvironment {
     ListsLibrary.registerRange(t);
     FormatFunction.register(t);
     NetLibrary.register(t);
+    SortByMacro.register(t);
     if (listTypeAttributes) {
       ListsLibrary.registerIncludes(t);
     }
@@ -91,6 +97,7 @@ final class CelEnvironment {
         CelFactory.plannerCelBuilder()
             .setOptions(CEL_OPTIONS)
             .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+            .addMacros(SortByMacro.MACRO)
             .setStandardFunctions(
                 CelStandardFunctions.newBuilder()
                     .filterFunctions((fn, overload) ->

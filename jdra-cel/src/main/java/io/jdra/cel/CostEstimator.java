@@ -257,6 +257,23 @@ final class CostEstimator {
       return library.add(argSum);
     }
     switch (function) {
+      case SortByMacro.FUNCTION -> {
+        // cel-go's estimateListSortBy: O(n^2) over the keys, factor 2 (+ traversal for strings).
+        if (target != null && args.size() == 1) {
+          Cost sz = sizeOrUnknown(args.get(0));
+          resultSize[0] = sizeOrUnknown(target);
+          CelType key = elementType(type(args.get(0)));
+          double factor =
+              key.kind() == CelKind.STRING || key.kind() == CelKind.BYTES
+                  ? 2 + STRING_TRAVERSAL
+                  : 2;
+          return sz.multiply(sz)
+              .multiplyByFactor(factor)
+              .add(Cost.ONE)
+              .add(LIST_CREATE)
+              .add(argSum);
+        }
+      }
       case "format" -> {
         if (target != null) {
           return sizeOrUnknown(target).multiplyByFactor(STRING_TRAVERSAL).add(argSum);

@@ -100,6 +100,26 @@ class CompileErrorTest {
             1,
             21),
         Arguments.of(
+            "sortBy binding must be an identifier (reported at it, as cel-go)",
+            "[1, 2].sortBy(1, 1) == [1, 2]",
+            "compilation failed: ERROR: <input>:1:15: argument is not an identifier",
+            1,
+            15),
+        Arguments.of(
+            "sortBy on a literal that is no list",
+            "1.sortBy(x, x) == [1]",
+            "compilation failed: ERROR: <input>:1:1: sortBy can only be applied to a list,"
+                + " identifier, comprehension, call or select expression",
+            1,
+            1),
+        Arguments.of(
+            "sortBy keys must be comparable",
+            "[1, 2].sortBy(x, [x]) == [1, 2]",
+            "compilation failed: ERROR: <input>:1:14: found no matching overload for"
+                + " '@sortByAssociatedKeys' applied to 'list(int).(list(list(int)))'",
+            1,
+            14),
+        Arguments.of(
             "a mixed literal outside format's arguments",
             "'%s'.format([1]) == [1, 'a'][1]",
             "compilation failed: ERROR: <input>:1:25: expected type 'int' but found 'string'",

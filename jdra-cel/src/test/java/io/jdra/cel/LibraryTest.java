@@ -114,8 +114,15 @@ class LibraryTest {
         t("range", "lists.range(3) == [0, 1, 2]"),
         t("list reverse", "[1, 2, 3].reverse() == [3, 2, 1]"),
         t("sort", "[3, 1, 2].sort() == [1, 2, 3]"),
-        // sortBy is not covered: CEL-Java 0.14.0's expansion of it does not type-check with
-        // homogeneous aggregate literals, which Kubernetes enables.
+        t("sortBy", "[3, 1, 2].sortBy(x, x) == [1, 2, 3]"),
+        t("sortBy key expression", "['a', 'bb', 'ccc'].sortBy(x, -size(x)) == ['ccc', 'bb', 'a']"),
+        t("sortBy empty", "[].sortBy(x, x) == []"),
+        t("sortBy ties keep order", "['b1', 'a', 'b2'].sortBy(x, size(x)) == ['a', 'b1', 'b2']"),
+        t(
+            "sortBy on an attribute",
+            "device.attributes['dra.example.com'].ids.sortBy(i, -i) == [3, 2, 1]"),
+        t("sortBy chained", "[2, 1, 3].sortBy(x, x).sortBy(y, -y) == [3, 2, 1]"),
+        t("sortBy of maps", "[{'s': 2}, {'s': 1}].sortBy(e, e.s).map(e, e.s) == [1, 2]"),
         // bind, optional, comprehensions, numbers
         t(
             "cel.bind",
@@ -184,6 +191,7 @@ class LibraryTest {
             "could not parse formatting clause: unrecognized formatting clause \"z\""),
         t("[9223372036854775807, 1].sum()", "integer overflow"),
         t("[1][3]", "index '3' out of range in list size '1'"),
+        t("[dyn(1), dyn('a')].sortBy(x, x)", "list elements must have the same type"),
         t("{'a': 1}['b']", "no such key: b"));
   }
 
