@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
       AllocateCommand.class,
       ApiServerCommand.class,
       ExampleDriverCommand.class,
+      KubeletCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

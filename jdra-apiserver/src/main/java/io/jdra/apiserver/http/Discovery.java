@@ -138,6 +138,7 @@ final class Discovery {
   private static List<String> subVerbs(String sub) {
     return switch (sub) {
       case "binding", "eviction" -> List.of("create");
+      case "log" -> List.of("get");
       case "finalize" -> List.of("update");
       default -> SUB_VERBS;
     };

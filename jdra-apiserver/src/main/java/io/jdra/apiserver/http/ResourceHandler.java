@@ -42,6 +42,9 @@ final class ResourceHandler {
   void handle(Request r) {
     String method = r.http().method().name();
     boolean collection = r.name().isEmpty();
+    if (r.subresource().equals("log") && !method.equals("GET")) {
+      throw notAllowed();
+    }
     switch (method) {
       case "GET" -> {
         if (collection) {
@@ -50,6 +53,8 @@ final class ResourceHandler {
           } else {
             list(r);
           }
+        } else if (r.subresource().equals("log") && r.type().plural().equals("pods")) {
+          PodLog.get(service, r);
         } else {
           get(r);
         }

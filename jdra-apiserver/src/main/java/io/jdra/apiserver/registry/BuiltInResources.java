@@ -30,7 +30,14 @@ final class BuiltInResources {
             .fields("spec.unschedulable", "spec.unschedulable")
             .build());
     all.add(
-        type("", V1, "Pod", "pods", List.of("po"), true, Set.of("status", "binding", "eviction"))
+        type(
+                "",
+                V1,
+                "Pod",
+                "pods",
+                List.of("po"),
+                true,
+                Set.of("status", "binding", "eviction", "log"))
             .categories("all")
             .columns(
                 col("READY", "=podReady"),
