@@ -27,6 +27,7 @@ import io.jdra.testing.objects.Make;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -254,6 +255,32 @@ class DemoManifestsTest {
         .until(() ->
             "False Completed 2 pods evicted since starting the controller."
                 .equals(ruleCondition()));
+    kubectlWaitForEvictionDone();
+  }
+
+  /** What an admin runs to wait for the eviction: it must see the condition False. */
+  void kubectlWaitForEvictionDone() throws IOException {
+    Path kubectl = Path.of("/usr/bin/kubectl");
+    Assumptions.assumeTrue(Files.isExecutable(kubectl), "kubectl not installed");
+    Process p =
+        new ProcessBuilder(
+                kubectl.toString(),
+                "--server",
+                server.server().url().toString(),
+                "wait",
+                "--for=condition=EvictionInProgress=false",
+                "devicetaintrule/example",
+                "--timeout=60s")
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    try {
+      assertThat(p.waitFor()).as(out).isZero();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+    assertThat(out).contains("devicetaintrule.resource.k8s.io/example condition met");
   }
 
   @Test
