@@ -3,6 +3,7 @@ package io.jdra.apiserver;
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.admission.BuiltInAdmission;
 import io.jdra.apiserver.http.ApiHandler;
+import io.jdra.apiserver.http.ConnectionTimeouts;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.ApiException;
@@ -183,7 +184,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
                               .setMaxConcurrentStreams(1000))
                       .setHttp2ConnectionWindowSize(16 << 20);
                 }
-                HttpServer s = vertx.createHttpServer(ho).requestHandler(handler);
+                HttpServer s =
+                    new ConnectionTimeouts(vertx).install(vertx.createHttpServer(ho), handler);
                 s.listen()
                     .onSuccess(x -> {
                       servers.add(s);

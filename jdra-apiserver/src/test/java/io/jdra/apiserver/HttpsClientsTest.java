@@ -57,6 +57,11 @@ class HttpsClientsTest {
 
   private static HttpResponse<String> get(HttpClient.Version version, String path)
       throws Exception {
+    return get(version, path, "Bearer " + server.token());
+  }
+
+  private static HttpResponse<String> get(
+      HttpClient.Version version, String path, String authorization) throws Exception {
     KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
     trust.load(null, null);
     trust.setCertificateEntry(
@@ -73,9 +78,22 @@ class HttpsClientsTest {
     HttpClient c = HttpClient.newBuilder().sslContext(ssl).version(version).build();
     return c.send(
         HttpRequest.newBuilder(URI.create(server.url() + path))
-            .header("Authorization", "Bearer " + server.token())
+            .header("Authorization", authorization)
             .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void bearerSchemeIsCaseInsensitiveAndTheTokenMustMatch() throws Exception {
+    String path = "/api/v1/namespaces/default";
+    assertThat(get(HttpClient.Version.HTTP_1_1, path, "bearer " + server.token()).statusCode())
+        .isEqualTo(200);
+    assertThat(get(HttpClient.Version.HTTP_1_1, path, "BEARER " + server.token()).statusCode())
+        .isEqualTo(200);
+    assertThat(get(HttpClient.Version.HTTP_1_1, path, "Bearer x" + server.token()).statusCode())
+        .isEqualTo(401);
+    assertThat(get(HttpClient.Version.HTTP_1_1, path, "Basic " + server.token()).statusCode())
+        .isEqualTo(401);
   }
 
   @Test

@@ -85,6 +85,14 @@ class TypeCheckTest {
                 + " 4294967296 into Go struct field ContainerPort.spec.containers.ports"
                 + ".containerPort of type int32"),
         c(
+            "containerPort 1e400",
+            "/api/v1/namespaces/default/pods",
+            "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"r\"},"
+                + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\","
+                + "\"ports\":[{\"containerPort\":1e400}]}]}}",
+            " into Go struct field ContainerPort.spec.containers.ports.containerPort of type"
+                + " int32"),
+        c(
             "a container as a string",
             "/api/v1/namespaces/default/pods",
             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"q\"},"

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.api.validation.GoFormat;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.ApiException;
@@ -11,6 +12,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -64,7 +67,8 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       route(req);
     } catch (ApiException e) {
       Responses.error(req.response(), e);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // as upstream's panic recovery: even an OutOfMemoryError gets a 500, not silence
       fail(req.response(), e);
     }
   }
@@ -76,6 +80,13 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       return;
     }
     LOG.error("Request failed", t);
+    if (resp.ended() || resp.closed()) {
+      return;
+    }
+    if (resp.headWritten()) {
+      resp.reset(); // a response half sent cannot become a Status: the client sees it fail
+      return;
+    }
     Responses.error(resp, ApiException.internal(String.valueOf(t)));
   }
 
@@ -99,6 +110,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     if (discovery(req, path)) {
       return;
     }
+    checkQuery(req);
     RequestInfo info = RequestInfo.parse(path);
     if (info == null) {
       throw ApiException.pathNotFound();
@@ -135,9 +147,27 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
         });
   }
 
+  /**
+   * Whether the request carries the token. The scheme is case-insensitive (RFC 7235, as upstream's
+   * bearer authenticator); the comparison takes the same time wherever the tokens differ.
+   */
   private boolean authorized(HttpServerRequest req) {
     String h = req.getHeader("Authorization");
-    return h != null && h.startsWith("Bearer ") && h.substring(7).trim().equals(token);
+    if (h == null || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    byte[] given = h.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+    return MessageDigest.isEqual(given, token.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A query that does not decode (e.g. {@code %zz}) is the client's error, not a 500. */
+  private static void checkQuery(HttpServerRequest req) {
+    try {
+      req.params();
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest(
+          "invalid query " + GoFormat.quote(req.query()) + ": " + e.getMessage());
+    }
   }
 
   private boolean discovery(HttpServerRequest req, String path) {
@@ -197,12 +227,34 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     return true;
   }
 
+  /** The Content-Length a request declares, or -1. */
+  private static long declaredLength(HttpServerRequest req) {
+    String v = req.getHeader("Content-Length");
+    if (v == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   /** Reads the whole body (at most {@link #MAX_BODY}), then runs {@code then}. */
   private static void readBody(HttpServerRequest req, Handler<Buffer> then) {
     HttpMethod m = req.method();
     if (m == HttpMethod.GET || m == HttpMethod.HEAD) {
       then.handle(Buffer.buffer());
       return;
+    }
+    if (declaredLength(req) > MAX_BODY) {
+      // refused before reading: a client that sent Expect: 100-continue waits for this answer
+      req.response().putHeader("Connection", "close");
+      Responses.error(req.response(), ApiException.tooLarge(MAX_BODY));
+      return;
+    }
+    if ("100-continue".equalsIgnoreCase(req.getHeader("Expect"))) {
+      req.response().writeContinue();
     }
     Buffer body = Buffer.buffer();
     boolean[] tooLarge = {false};
@@ -226,7 +278,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
         then.handle(body);
       } catch (ApiException e) {
         Responses.error(req.response(), e);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         fail(req.response(), e);
       }
     });

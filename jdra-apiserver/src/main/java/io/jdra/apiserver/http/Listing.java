@@ -96,13 +96,20 @@ final class Listing {
             : ContinueToken.after(prefix, page.nextKey(), page.version()).encode();
     // As upstream, the count is only given when every listed object matched (no selectors).
     long remaining = selectors.isEmpty() ? page.remaining() : -1;
-    if (r.wantsTable()) {
-      Responses.json(
-          r.http().response(),
-          200,
-          Encoding.table(r.type(), r.version(), page, cont, remaining, service.clock().instant()));
-    } else {
-      ListStream.send(r.http().response(), r.type(), r.version(), page, cont, remaining);
-    }
+    // what the page shows must be durable before a client sees it
+    ResourceHandler.respond(
+        r,
+        service.storage().durable(),
+        (resp, v) -> {
+          if (r.wantsTable()) {
+            Responses.json(
+                resp,
+                200,
+                Encoding.table(
+                    r.type(), r.version(), page, cont, remaining, service.clock().instant()));
+          } else {
+            ListStream.send(resp, r.type(), r.version(), page, cont, remaining);
+          }
+        });
   }
 }

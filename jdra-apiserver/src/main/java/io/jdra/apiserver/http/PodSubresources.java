@@ -71,7 +71,7 @@ final class PodSubresources {
               setScheduled(Json.child(pod, "status"), now);
               return pod;
             });
-    h.respond(r, f, (resp, o) -> Responses.json(resp, 201, created()));
+    ResourceHandler.respond(r, f, (resp, o) -> Responses.json(resp, 201, created()));
   }
 
   private static void setScheduled(ObjectNode status, String now) {
@@ -100,7 +100,7 @@ final class PodSubresources {
             Json.text(b, "deleteOptions.preconditions.uid"),
             Json.text(b, "deleteOptions.preconditions.resourceVersion"),
             false);
-    h.respond(
+    ResourceHandler.respond(
         r,
         service.delete(r.type(), r.namespace(), r.name(), o),
         (resp, res) -> Responses.json(resp, 201, created()));

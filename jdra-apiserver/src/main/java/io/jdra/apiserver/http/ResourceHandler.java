@@ -108,13 +108,20 @@ final class ResourceHandler {
     StoredObject o = service.get(r.type(), r.namespace(), r.name());
     if (r.wantsTable()) {
       ListPage one = new ListPage(List.of(o), o.resourceVersion(), null, 0);
-      Responses.json(
-          r.http().response(),
-          200,
-          Encoding.table(r.type(), r.version(), one, service.clock().instant()));
+      respond(
+          r,
+          service.storage().durable(),
+          (resp, v) ->
+              Responses.json(
+                  resp,
+                  200,
+                  Encoding.table(r.type(), r.version(), one, service.clock().instant())));
       return;
     }
-    Responses.json(r.http().response(), 200, Encoding.object(r.type(), r.version(), o));
+    respond(
+        r,
+        service.storage().durable(),
+        (resp, v) -> Responses.json(resp, 200, Encoding.object(r.type(), r.version(), o)));
   }
 
   record Selectors(LabelSelector labels, FieldSelector fields) {
@@ -397,7 +404,7 @@ final class ResourceHandler {
   }
 
   /** Writes the outcome of an asynchronous write on the request's context. */
-  <T> void respond(Request r, CompletableFuture<T> f, BiConsumer<HttpServerResponse, T> ok) {
+  static <T> void respond(Request r, CompletableFuture<T> f, BiConsumer<HttpServerResponse, T> ok) {
     Context ctx = Vertx.currentContext();
     f.whenComplete((v, err) -> {
       Runnable write =

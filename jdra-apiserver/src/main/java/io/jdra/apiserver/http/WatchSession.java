@@ -45,8 +45,17 @@ final class WatchSession implements WatchListener {
   /** Events a watch may have queued before it is closed as too slow, as upstream's cacher. */
   static final int MAX_PENDING = 10_000;
 
+  /**
+   * Bytes of object JSON a watch may have queued before it is closed as too slow: counted in bytes
+   * too, so that a slow watcher of large objects cannot hold the heap (its client re-lists).
+   */
+  static final long MAX_PENDING_BYTES = 32L << 20;
+
   private final java.util.concurrent.atomic.AtomicInteger pending =
       new java.util.concurrent.atomic.AtomicInteger();
+
+  private final java.util.concurrent.atomic.AtomicLong pendingBytes =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private final Context context;
   private final ResourceType type;
@@ -138,7 +147,8 @@ final class WatchSession implements WatchListener {
           case DELETED -> before || now ? "DELETED" : null;
         };
     if (t != null) {
-      if (pending.incrementAndGet() > MAX_PENDING) {
+      long bytes = pendingBytes.addAndGet(e.object().json().length);
+      if (pending.incrementAndGet() > MAX_PENDING || bytes > MAX_PENDING_BYTES) {
         // A watcher that cannot keep up is dropped; its client re-lists and watches again.
         closed = true;
         queue.clear();
@@ -201,6 +211,7 @@ final class WatchSession implements WatchListener {
     while (!closed && !sink.full() && (p = queue.poll()) != null) {
       if (p.live) {
         pending.decrementAndGet();
+        pendingBytes.addAndGet(-p.object.json().length);
       }
       Buffer b;
       if (p.object == null) {

@@ -33,13 +33,22 @@ public final class FileLog implements Persistence {
   private static final Logger LOG = LoggerFactory.getLogger(FileLog.class);
   private static final long SNAPSHOT_BYTES = 64L * 1024 * 1024;
 
+  /** A record to write, a segment rotation, or (record null, rotate false) a barrier. */
   private record Entry(LogRecord record, CompletableFuture<Void> done, boolean rotate) {}
 
   private final Path dir;
   private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
   private final AtomicLong bytesSinceSnapshot = new AtomicLong();
+
+  /** Appends not yet durable (or failed): a barrier is needed only while this is above 0. */
+  private final AtomicLong pending = new AtomicLong();
+
   private volatile long segment;
   private FileChannel channel;
+
+  /** The size of the current segment after its last successful sync (writer thread only). */
+  private long goodSize;
+
   private Thread writer;
   private volatile boolean closing;
 
@@ -84,6 +93,7 @@ public final class FileLog implements Persistence {
     bytesSinceSnapshot.set(logBytes);
     segment = last + 1;
     channel = openSegment(segment);
+    goodSize = channel.size();
     writer = Thread.ofPlatform().name("jdra-storage-log").daemon().start(this::writeLoop);
     return new Recovered(snapshotVersion, snapshot, tail);
   }
@@ -209,7 +219,22 @@ public final class FileLog implements Persistence {
       f.completeExceptionally(new IOException("storage is closed"));
       return f;
     }
+    pending.incrementAndGet();
     queue.add(new Entry(record, f, false));
+    return f.whenComplete((v, e) -> pending.decrementAndGet());
+  }
+
+  @Override
+  public CompletableFuture<Void> barrier() {
+    if (pending.get() == 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    if (closing) {
+      return CompletableFuture.failedFuture(new IOException("storage is closed"));
+    }
+    // The queue is written in order: the marker's batch is synced after every earlier append.
+    CompletableFuture<Void> f = new CompletableFuture<>();
+    queue.add(new Entry(null, f, false));
     return f;
   }
 
@@ -248,22 +273,42 @@ public final class FileLog implements Persistence {
           channel.close();
           segment++;
           channel = openSegment(segment);
+          goodSize = 0;
           complete(done);
           e.done.complete(null);
           continue;
         }
-        RecordCodec.write(e.record, buf);
+        if (e.record != null) {
+          RecordCodec.write(e.record, buf);
+        }
         done.add(e.done);
       }
       bytesSinceSnapshot.addAndGet(buf.size());
       flush(buf);
       channel.force(false);
+      goodSize = channel.size();
       complete(done);
-    } catch (IOException | RuntimeException ex) {
+    } catch (IOException | RuntimeException | Error ex) {
+      // even an OutOfMemoryError fails the batch's writes instead of leaving them unanswered
       LOG.error("Writing the storage log failed", ex);
       for (Entry e : batch) {
         e.done.completeExceptionally(ex);
       }
+      dropPartialWrite();
+    }
+  }
+
+  /**
+   * Cuts what a failed batch may have written, so that later records do not follow a partial one
+   * (which recovery would rightly take for corruption).
+   */
+  private void dropPartialWrite() {
+    try {
+      channel.truncate(goodSize);
+      channel.force(false);
+    } catch (IOException | RuntimeException e) {
+      LOG.error(
+          "Cutting a failed write from the storage log failed; later writes may not recover", e);
     }
   }
 

@@ -25,6 +25,13 @@ public interface Persistence extends AutoCloseable {
   /** Queues a write; the future completes once it is durable, or fails if it cannot be. */
   CompletableFuture<Void> append(LogRecord record);
 
+  /**
+   * Completes once every append made before this call is durable: a read that returns what those
+   * appends wrote waits for it, so that nothing a client has seen is lost in a crash (and no
+   * resourceVersion it has seen is handed out again). Completes at once when nothing is pending.
+   */
+  CompletableFuture<Void> barrier();
+
   /** Whether enough was written since the last snapshot to take a new one. */
   boolean snapshotDue();
 
@@ -52,6 +59,11 @@ public interface Persistence extends AutoCloseable {
 
         @Override
         public CompletableFuture<Void> append(LogRecord record) {
+          return done;
+        }
+
+        @Override
+        public CompletableFuture<Void> barrier() {
           return done;
         }
 

@@ -27,7 +27,17 @@ public final class ResourceStore {
   private final String resource;
   private final AtomicLong counter;
   private final Persistence persistence;
+
+  /**
+   * Bytes of object JSON the history may hold besides its count limit, so that rewriting large
+   * objects cannot exhaust the heap; a watch from further back gets 410 Gone and re-lists, as after
+   * an etcd compaction.
+   */
+  static final long HISTORY_BYTES = 64L << 20;
+
   private final int historyLimit;
+  private final long historyBytesLimit;
+  private long historyBytes;
   private final ReentrantLock lock = new ReentrantLock();
   private final TreeMap<String, StoredObject> objects = new TreeMap<>();
   private final ArrayDeque<WatchEvent> history = new ArrayDeque<>();
@@ -59,10 +69,22 @@ public final class ResourceStore {
       Persistence persistence,
       int historyLimit,
       long knownSince) {
+    this(resource, counter, persistence, historyLimit, HISTORY_BYTES, knownSince);
+  }
+
+  /** As above, with the history's byte limit (for tests). */
+  ResourceStore(
+      String resource,
+      AtomicLong counter,
+      Persistence persistence,
+      int historyLimit,
+      long historyBytesLimit,
+      long knownSince) {
     this.resource = resource;
     this.counter = counter;
     this.persistence = persistence;
     this.historyLimit = historyLimit;
+    this.historyBytesLimit = historyBytesLimit;
     this.compactedVersion = knownSince;
     this.committedVersion = counter.get();
     this.publishedVersion = committedVersion;
@@ -269,9 +291,19 @@ public final class ResourceStore {
 
   private void remember(WatchEvent event) {
     history.addLast(event);
-    if (history.size() > historyLimit) {
-      compactedVersion = history.removeFirst().resourceVersion();
+    historyBytes += size(event);
+    // the newest event always stays: watchers registered now must be able to resume from it
+    while (history.size() > historyLimit
+        || (historyBytes > historyBytesLimit && history.size() > 1)) {
+      WatchEvent old = history.removeFirst();
+      historyBytes -= size(old);
+      compactedVersion = old.resourceVersion();
     }
+  }
+
+  /** What an event keeps alive: its object, and the previous version it replaced. */
+  private static long size(WatchEvent e) {
+    return e.object().json().length + (e.previous() == null ? 0 : e.previous().json().length);
   }
 
   /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -70,6 +71,14 @@ public final class Storage implements AutoCloseable {
   public ResourceStore store(String resource) {
     return stores.computeIfAbsent(
         resource, k -> new ResourceStore(k, counter, persistence, historyLimit, knownSince));
+  }
+
+  /**
+   * Completes once every write made so far is durable; reads answer only then, so that whatever a
+   * client has read survives a crash.
+   */
+  public CompletableFuture<Void> durable() {
+    return persistence.barrier();
   }
 
   /** The newest resourceVersion handed out. */

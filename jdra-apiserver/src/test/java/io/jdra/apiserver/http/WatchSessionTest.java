@@ -78,4 +78,65 @@ class WatchSessionTest {
       vertx.close();
     }
   }
+
+  @Test
+  void aWatcherOfLargeObjectsIsClosedByBytesNotJustByCount() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      CountDownLatch ended = new CountDownLatch(1);
+      WatchSession.Sink stuck =
+          new WatchSession.Sink() {
+            @Override
+            public void write(Buffer event) {}
+
+            @Override
+            public void end() {
+              ended.countDown();
+            }
+
+            @Override
+            public void onClose(Runnable r) {}
+
+            @Override
+            public boolean full() {
+              return true;
+            }
+
+            @Override
+            public void onDrain(Runnable r) {}
+          };
+      var type = ResourceRegistry.builtIn().find("", "v1", "configmaps").orElseThrow();
+      WatchSession.Encoder enc =
+          new WatchSession.Encoder() {
+            @Override
+            public Buffer encode(String t, StoredObject o) {
+              return Buffer.buffer("x");
+            }
+
+            @Override
+            public Buffer bookmark(long v) {
+              return Buffer.buffer("b");
+            }
+          };
+      WatchSession s =
+          new WatchSession(
+              vertx.getOrCreateContext(),
+              type,
+              enc,
+              "",
+              LabelSelector.EVERYTHING,
+              FieldSelector.EVERYTHING,
+              stuck);
+      byte[] large = new byte[1 << 20];
+      long events = WatchSession.MAX_PENDING_BYTES / large.length + 1;
+      assertThat(events).isLessThan(WatchSession.MAX_PENDING);
+      for (int i = 0; i < events; i++) {
+        StoredObject o = new StoredObject("default", "big", "u", i + 1, large, Map.of(), Map.of());
+        s.onEvent(new WatchEvent(WatchEvent.Type.MODIFIED, o, null));
+      }
+      assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      vertx.close();
+    }
+  }
 }

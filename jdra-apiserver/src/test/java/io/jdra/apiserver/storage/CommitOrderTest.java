@@ -32,6 +32,11 @@ class CommitOrderTest {
     }
 
     @Override
+    public synchronized CompletableFuture<Void> barrier() {
+      return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new));
+    }
+
+    @Override
     public boolean snapshotDue() {
       return false;
     }
