@@ -12,6 +12,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -249,7 +250,9 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     }
     if (declaredLength(req) > MAX_BODY) {
       // refused before reading: a client that sent Expect: 100-continue waits for this answer
-      req.response().putHeader("Connection", "close");
+      if (req.version() != HttpVersion.HTTP_2) {
+        req.response().putHeader("Connection", "close"); // the unread body cannot follow
+      }
       Responses.error(req.response(), ApiException.tooLarge(MAX_BODY));
       return;
     }
