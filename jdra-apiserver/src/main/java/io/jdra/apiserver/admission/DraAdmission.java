@@ -15,6 +15,7 @@ import io.jdra.api.strategy.ResourceClaimTemplateStrategy;
 import io.jdra.api.strategy.ResourceSliceStrategy;
 import io.jdra.api.validation.FieldError;
 import io.jdra.api.validation.Validation;
+import io.jdra.api.validation.ValidationOptions;
 import io.jdra.apiserver.rest.ApiException;
 import io.jdra.apiserver.rest.Cause;
 import io.jdra.apiserver.rest.Json;
@@ -33,9 +34,13 @@ public final class DraAdmission implements Admission {
   private final FeatureGates gates;
   private final Clock clock;
 
+  /** Validation that compiles new CEL selectors, as upstream's. */
+  private final ValidationOptions validation;
+
   public DraAdmission(FeatureGates gates, Clock clock) {
     this.gates = gates;
     this.clock = clock;
+    this.validation = ValidationOptions.defaults().withSelectorCompiler(new CelSelectors(gates));
   }
 
   /** Whether this admission handles the resource. */
@@ -73,7 +78,7 @@ public final class DraAdmission implements Admission {
       // The decoded claim is ours alone: default and prepare it without deep copies.
       c = ResourceClaimStrategy.prepareForCreateInPlace(Defaults.resourceClaimInPlace(c), gates);
       errs.addAll(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
-      errs.addAll(Validation.validateResourceClaim(c));
+      errs.addAll(Validation.validateResourceClaim(c, validation));
       // Defaults and the create strategy change only spec and status: write back just those.
       writeField(r.object(), "spec", c.getSpec());
       writeField(r.object(), "status", c.getStatus());
@@ -101,7 +106,7 @@ public final class DraAdmission implements Admission {
     if (create) {
       t = ResourceClaimTemplateStrategy.prepareForCreate(t, gates);
       errs.addAll(AdminAccessCheck.resourceClaimTemplate(t, r.namespaceLabels().apply(ns(t))));
-      errs.addAll(Validation.validateResourceClaimTemplate(t));
+      errs.addAll(Validation.validateResourceClaimTemplate(t, validation));
     } else {
       ResourceClaimTemplate old = read(r.oldObject(), ResourceClaimTemplate.class);
       t = ResourceClaimTemplateStrategy.prepareForUpdate(t, old, gates);
@@ -116,11 +121,11 @@ public final class DraAdmission implements Admission {
     List<FieldError> errs;
     if (create) {
       d = DeviceClassStrategy.prepareForCreate(d, gates);
-      errs = Validation.validateDeviceClass(d);
+      errs = Validation.validateDeviceClass(d, validation);
     } else {
       DeviceClass old = read(r.oldObject(), DeviceClass.class);
       d = DeviceClassStrategy.prepareForUpdate(d, old, gates);
-      errs = Validation.validateDeviceClassUpdate(d, old);
+      errs = Validation.validateDeviceClassUpdate(d, old, validation);
     }
     write(r.object(), d);
     return errs;
