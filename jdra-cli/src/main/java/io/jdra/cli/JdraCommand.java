@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
       ApiServerCommand.class,
       ExampleDriverCommand.class,
       KubeletCommand.class,
+      ControllerManagerCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {
@@ -44,6 +45,10 @@ final class JdraCommand implements Runnable {
   static CommandLine commandLine(PrintWriter out, PrintWriter err) {
     // Read by the --feature-gates description (picocli resolves ${jdra.feature-gates}).
     System.setProperty("jdra.feature-gates", FeatureGates.defaults().describe());
+    System.setProperty(
+        "jdra.controllers",
+        io.jdra.controllers.manager.Controllers.known(
+            io.jdra.controllers.manager.Controllers.builtIn()));
     CommandLine cl = new CommandLine(new JdraCommand());
     cl.setUsageHelpWidth(100);
     cl.setOut(out);

@@ -1,0 +1,148 @@
+package io.jdra.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.jdra.controllers.manager.ControllerManager;
+import io.jdra.controllers.manager.ControllerManagerOptions;
+import io.jdra.controllers.manager.Controllers;
+import io.jdra.runtime.Ctx;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code jdra controller-manager}: the DRA controllers of kube-controller-manager as a process,
+ * against any API server (a real cluster or {@code jdra apiserver}). Stops cleanly on SIGTERM or
+ * SIGINT: queues drained, informers stopped, Lease released.
+ */
+@Command(
+    name = "controller-manager",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the DRA controllers of kube-controller-manager against an API server:",
+      "resourceclaim-controller (claims from ResourceClaimTemplates, reservedFor cleanup,",
+      "deallocation, deletion of claims of finished pods).",
+      "Stops cleanly on SIGTERM/SIGINT: queues drained, informers stopped, Lease released."
+    })
+final class ControllerManagerCommand implements Callable<Integer> {
+  @ParentCommand JdraCommand parent;
+
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig of the API server. Without it: $KUBECONFIG, ~/.kube/config, or the in-cluster"
+              + " service account, as kubectl.")
+  Path kubeconfig;
+
+  @Option(
+      names = "--controllers",
+      paramLabel = "NAME",
+      split = ",",
+      defaultValue = "*",
+      description =
+          "Controllers to run: '*' for all, NAME to enable, -NAME to disable; the first entry"
+              + " naming a controller decides (default: ${DEFAULT-VALUE}). Known: ${jdra.controllers}.")
+  List<String> controllers;
+
+  @Option(
+      names = "--concurrent-resource-claim-syncs",
+      paramLabel = "N",
+      defaultValue = "" + ControllerManagerOptions.DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS,
+      description = "Workers of the ResourceClaim controller (default: ${DEFAULT-VALUE}).")
+  int concurrentResourceClaimSyncs;
+
+  @Option(
+      names = "--leader-elect",
+      description =
+          "Run the controllers only while holding the coordination.k8s.io/v1 Lease (lease 15s,"
+              + " renew 10s, retry 2s, as upstream).")
+  boolean leaderElect;
+
+  @Option(
+      names = "--leader-elect-resource-namespace",
+      paramLabel = "NS",
+      defaultValue = ControllerManagerOptions.DEFAULT_LEASE_NAMESPACE,
+      description = "Namespace of the Lease (default: ${DEFAULT-VALUE}).")
+  String leaseNamespace;
+
+  @Option(
+      names = "--leader-elect-resource-name",
+      paramLabel = "NAME",
+      defaultValue = ControllerManagerOptions.DEFAULT_LEASE_NAME,
+      description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
+  String leaseName;
+
+  @Option(
+      names = "--metrics-bind-address",
+      paramLabel = "HOST:PORT",
+      description =
+          "Serve /metrics, /healthz, /readyz and /livez here (port 0: a free port); no server"
+              + " without it.")
+  String metricsBindAddress;
+
+  @Override
+  public Integer call() throws Exception {
+    ControllerManagerOptions options;
+    try {
+      options =
+          ControllerManagerOptions.defaults()
+              .withControllers(controllers)
+              .withConcurrentResourceClaimSyncs(concurrentResourceClaimSyncs)
+              .withLeaderElect(leaderElect)
+              .withLease(leaseNamespace, leaseName)
+              .withMetricsBindAddress(metricsBindAddress)
+              .withFeatureGates(parent.global.featureGates());
+      Controllers.select(Controllers.builtIn(), options.controllers());
+    } catch (IllegalArgumentException e) {
+      throw new UserException(e.getMessage());
+    }
+    Ctx ctx = Ctx.background("controller-manager");
+    try (KubernetesClient client = client()) {
+      ControllerManager.Handle handle = ControllerManager.start(ctx, client, options);
+      Thread hook = new Thread(() -> stopQuietly(handle), "controller-manager-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      try {
+        handle.terminated().get();
+      } catch (ExecutionException e) {
+        throw new UserException("controller manager: " + e.getCause().getMessage(), e.getCause());
+      }
+    }
+    return 0;
+  }
+
+  private KubernetesClient client() {
+    Config config;
+    if (kubeconfig != null) {
+      String text;
+      try {
+        text = Files.readString(kubeconfig);
+      } catch (IOException e) {
+        throw new UserException("read --kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+      }
+      try {
+        config = Config.fromKubeconfig(text);
+      } catch (RuntimeException e) {
+        throw new UserException("--kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+      }
+    } else {
+      config = Config.autoConfigure(null);
+    }
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private static void stopQuietly(ControllerManager.Handle handle) {
+    try {
+      handle.stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
