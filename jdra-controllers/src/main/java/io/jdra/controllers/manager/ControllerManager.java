@@ -7,6 +7,7 @@ import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.logging.Logger;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,6 +19,9 @@ import java.util.concurrent.CompletableFuture;
  * drains their queues, stops the informers and releases the Lease, leaving no thread.
  */
 public final class ControllerManager {
+  /** How often the wait for the informers' first list is logged. */
+  static final Duration SYNC_LOG_INTERVAL = Duration.ofSeconds(10);
+
   private ControllerManager() {}
 
   /** A running manager. Thread-safe. */
@@ -138,12 +142,13 @@ public final class ControllerManager {
       }
       try {
         informers.start(runCtx);
-        if (!informers.waitForCacheSync(runCtx, options.syncTimeout())) {
+        // As upstream's WaitForCacheSync: no deadline (a slow API server only delays the start),
+        // but say what we wait for.
+        while (!informers.waitForCacheSync(runCtx, SYNC_LOG_INTERVAL)) {
           if (runCtx.isCancelled()) {
             return;
           }
-          throw new IllegalStateException(
-              "informer caches did not sync within " + options.syncTimeout());
+          log.info("Waiting for caches to sync");
         }
         List<Thread> threads = new ArrayList<>();
         List<Throwable> failures = new ArrayList<>();

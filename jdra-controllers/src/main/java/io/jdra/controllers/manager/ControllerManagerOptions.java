@@ -1,7 +1,6 @@
 package io.jdra.controllers.manager;
 
 import io.jdra.api.features.FeatureGates;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -18,7 +17,6 @@ import java.util.List;
  * @param metricsBindAddress {@code --metrics-bind-address} host:port for /metrics, /healthz,
  *     /readyz, /livez; empty: no server
  * @param featureGates the feature gates in effect
- * @param syncTimeout how long to wait for the informers' first list before giving up
  */
 public record ControllerManagerOptions(
     List<String> controllers,
@@ -27,8 +25,7 @@ public record ControllerManagerOptions(
     String leaseNamespace,
     String leaseName,
     String metricsBindAddress,
-    FeatureGates featureGates,
-    Duration syncTimeout) {
+    FeatureGates featureGates) {
   public static final int DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS = 50;
   public static final String DEFAULT_LEASE_NAMESPACE = "kube-system";
   public static final String DEFAULT_LEASE_NAME = "kube-controller-manager";
@@ -58,8 +55,7 @@ public record ControllerManagerOptions(
         DEFAULT_LEASE_NAMESPACE,
         DEFAULT_LEASE_NAME,
         "",
-        FeatureGates.defaults(),
-        Duration.ofMinutes(2));
+        FeatureGates.defaults());
   }
 
   public ControllerManagerOptions withControllers(List<String> c) {
@@ -70,20 +66,12 @@ public record ControllerManagerOptions(
         leaseNamespace,
         leaseName,
         metricsBindAddress,
-        featureGates,
-        syncTimeout);
+        featureGates);
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
     return new ControllerManagerOptions(
-        controllers,
-        n,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        metricsBindAddress,
-        featureGates,
-        syncTimeout);
+        controllers, n, leaderElect, leaseNamespace, leaseName, metricsBindAddress, featureGates);
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
@@ -94,8 +82,7 @@ public record ControllerManagerOptions(
         leaseNamespace,
         leaseName,
         metricsBindAddress,
-        featureGates,
-        syncTimeout);
+        featureGates);
   }
 
   public ControllerManagerOptions withLease(String namespace, String name) {
@@ -106,8 +93,7 @@ public record ControllerManagerOptions(
         namespace,
         name,
         metricsBindAddress,
-        featureGates,
-        syncTimeout);
+        featureGates);
   }
 
   public ControllerManagerOptions withMetricsBindAddress(String a) {
@@ -118,8 +104,7 @@ public record ControllerManagerOptions(
         leaseNamespace,
         leaseName,
         a,
-        featureGates,
-        syncTimeout);
+        featureGates);
   }
 
   public ControllerManagerOptions withFeatureGates(FeatureGates g) {
@@ -130,7 +115,6 @@ public record ControllerManagerOptions(
         leaseNamespace,
         leaseName,
         metricsBindAddress,
-        g,
-        syncTimeout);
+        g);
   }
 }
