@@ -1,14 +1,12 @@
 package io.jdra.cli;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
 import io.jdra.controllers.manager.Controllers;
 import io.jdra.runtime.Ctx;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.jdra.runtime.client.ClientOptions;
+import io.jdra.runtime.client.Clients;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -32,6 +30,8 @@ import picocli.CommandLine.ParentCommand;
       "Stops cleanly on SIGTERM/SIGINT: queues drained, informers stopped, Lease released."
     })
 final class ControllerManagerCommand implements Callable<Integer> {
+  static final String USER_AGENT = "jdra-controller-manager";
+
   @ParentCommand JdraCommand parent;
 
   @Option(
@@ -41,6 +41,22 @@ final class ControllerManagerCommand implements Callable<Integer> {
           "Kubeconfig of the API server. Without it: $KUBECONFIG, ~/.kube/config, or the in-cluster"
               + " service account, as kubectl.")
   Path kubeconfig;
+
+  @Option(
+      names = "--kube-api-qps",
+      paramLabel = "QPS",
+      defaultValue = "" + ClientOptions.CONTROLLER_MANAGER_QPS,
+      description =
+          "Client-side limit of requests per second to the API server, as kube-controller-manager"
+              + " (default: ${DEFAULT-VALUE}; negative: no limit).")
+  float kubeApiQps;
+
+  @Option(
+      names = "--kube-api-burst",
+      paramLabel = "N",
+      defaultValue = "" + ClientOptions.CONTROLLER_MANAGER_BURST,
+      description = "Burst above --kube-api-qps (default: ${DEFAULT-VALUE}).")
+  int kubeApiBurst;
 
   @Option(
       names = "--controllers",
@@ -106,7 +122,12 @@ final class ControllerManagerCommand implements Callable<Integer> {
     }
     Ctx ctx = Ctx.background("controller-manager");
     try (KubernetesClient client = client()) {
-      ControllerManager.Handle handle = ControllerManager.start(ctx, client, options);
+      ControllerManager.Handle handle;
+      try {
+        handle = ControllerManager.start(ctx, client, options);
+      } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        throw new UserException(e.getMessage(), e);
+      }
       Thread hook = new Thread(() -> stopQuietly(handle), "controller-manager-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
@@ -119,23 +140,17 @@ final class ControllerManagerCommand implements Callable<Integer> {
   }
 
   private KubernetesClient client() {
-    Config config;
-    if (kubeconfig != null) {
-      String text;
-      try {
-        text = Files.readString(kubeconfig);
-      } catch (IOException e) {
-        throw new UserException("read --kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
-      }
-      try {
-        config = Config.fromKubeconfig(text);
-      } catch (RuntimeException e) {
-        throw new UserException("--kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
-      }
-    } else {
-      config = Config.autoConfigure(null);
+    ClientOptions o =
+        new ClientOptions(
+            kubeconfig == null ? null : kubeconfig.toString(),
+            kubeApiQps,
+            kubeApiBurst,
+            USER_AGENT);
+    try {
+      return Clients.create(o);
+    } catch (IllegalArgumentException e) {
+      throw new UserException(e.getMessage(), e);
     }
-    return new KubernetesClientBuilder().withConfig(config).build();
   }
 
   private static void stopQuietly(ControllerManager.Handle handle) {

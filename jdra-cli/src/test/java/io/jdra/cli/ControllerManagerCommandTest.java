@@ -14,6 +14,29 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code jdra controller-manager}: help and bad input (its running is tested in jdra-controllers).
  */
 class ControllerManagerCommandTest {
+  /** A kubeconfig for a server that is never contacted. */
+  static final String KUBECONFIG = kubeconfig();
+
+  static String kubeconfig() {
+    try {
+      java.nio.file.Path f = java.nio.file.Files.createTempFile("kubeconfig", ".yaml");
+      f.toFile().deleteOnExit();
+      java.nio.file.Files.writeString(
+          f,
+          String.join(
+              "\n",
+              "apiVersion: v1",
+              "kind: Config",
+              "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]",
+              "users: [{name: u, user: {token: t}}]",
+              "contexts: [{name: x, context: {cluster: c, user: u}}]",
+              "current-context: x"));
+      return f.toString();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   @Test
   void helpNamesEveryFlagAndTheKnownControllers() {
     Result r = CliTest.run("controller-manager", "--help");
@@ -28,6 +51,9 @@ class ControllerManagerCommandTest {
             "--leader-elect-resource-namespace",
             "kube-system",
             "--metrics-bind-address",
+            "--kube-api-qps",
+            "(default: 20.0",
+            "--kube-api-burst",
             "--feature-gates",
             "resourceclaim-controller (resourceclaim)");
   }
@@ -37,13 +63,17 @@ class ControllerManagerCommandTest {
         Arguments.of(
             List.of("--controllers", "resourceclaim,bogus"),
             "error: --controllers: \"bogus\" is not in the list of known controllers"
-                + " [resourceclaim-controller (resourceclaim)]"),
+                + " [resourceclaim-controller (resourceclaim),"
+                + " device-taint-eviction-controller (device-taint-eviction)]"),
         Arguments.of(
             List.of("--concurrent-resource-claim-syncs", "0"),
             "error: --concurrent-resource-claim-syncs must be at least 1, got 0"),
         Arguments.of(
             List.of("--kubeconfig", "/nonexistent/kubeconfig"),
-            "error: read --kubeconfig /nonexistent/kubeconfig: /nonexistent/kubeconfig"));
+            "error: --kubeconfig /nonexistent/kubeconfig: no such file"),
+        Arguments.of(
+            List.of("--kubeconfig", KUBECONFIG, "--metrics-bind-address", "nocolon"),
+            "error: metrics bind address nocolon must be host:port or :port"));
   }
 
   @ParameterizedTest(name = "{0}")

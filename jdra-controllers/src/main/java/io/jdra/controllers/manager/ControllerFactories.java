@@ -9,17 +9,32 @@ import io.jdra.runtime.record.EventRecorderOptions;
 final class ControllerFactories {
   private ControllerFactories() {}
 
+  /** Upstream's event source component for this controller. */
+  static final String RESOURCE_CLAIM_EVENT_COMPONENT = "resource_claim";
+
   static Controller resourceClaim(ControllerContext cc) {
+    EventRecorder recorder =
+        EventRecorder.create(
+            cc.client(),
+            new EventRecorderOptions(RESOURCE_CLAIM_EVENT_COMPONENT, reportingInstance()),
+            cc.ctx());
     ResourceClaimController c =
         ResourceClaimController.create(
             cc.ctx(),
             cc.client(),
             cc.informers(),
+            recorder,
             cc.registry(),
             cc.queueMetrics(),
             cc.featureGates());
     int workers = cc.options().concurrentResourceClaimSyncs();
-    return ctx -> c.run(ctx, workers);
+    return ctx -> {
+      try {
+        c.run(ctx, workers);
+      } finally {
+        recorder.close();
+      }
+    };
   }
 
   static Controller deviceTaintEviction(ControllerContext cc) {

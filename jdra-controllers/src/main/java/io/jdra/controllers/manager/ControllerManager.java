@@ -4,19 +4,26 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.api.features.Feature;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.InformerFactory;
+import io.jdra.runtime.leaderelection.LeaderElection;
 import io.jdra.runtime.logging.Logger;
+import io.jdra.runtime.metrics.MetricsServer;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * jdra's kube-controller-manager: runs the selected controllers on shared informers, optionally
- * only while holding the leader-election Lease. It does not own the process: {@link #start} returns
- * a {@link Handle} at once, and stopping it (or cancelling the context) stops the controllers,
- * drains their queues, stops the informers and releases the Lease, leaving no thread.
+ * only while holding the leader-election Lease, with an optional metrics and health server. It does
+ * not own the process: {@link #start} returns a {@link Handle} at once, and stopping it (or
+ * cancelling the context) stops the controllers, drains their queues, stops the informers and
+ * releases the Lease, leaving no thread. Losing the Lease stops the manager with an error, as
+ * upstream exits on "leaderelection lost".
  */
 public final class ControllerManager {
   /** How often the wait for the informers' first list is logged. */
@@ -28,15 +35,18 @@ public final class ControllerManager {
   public interface Handle {
     /**
      * Completes once this instance leads (always, without leader election), its informers have
-     * synced and its controllers run; completes exceptionally when start-up failed.
+     * synced and its controllers run; completes exceptionally when it stops before that.
      */
     CompletableFuture<Void> synced();
 
-    /** Completes when everything has stopped (exceptionally if a controller failed to run). */
+    /** Completes when everything has stopped (exceptionally if the manager failed). */
     CompletableFuture<Void> terminated();
 
     /** The registry with the controllers' and queues' metrics. */
     PrometheusRegistry registry();
+
+    /** The port of the metrics and health server, or -1 without {@code --metrics-bind-address}. */
+    int metricsPort();
 
     /** The controllers this manager runs, by upstream name. */
     List<String> controllers();
@@ -54,7 +64,8 @@ public final class ControllerManager {
    * Starts the controllers of {@code registry} selected by {@code options.controllers()} whose
    * feature gates are on.
    *
-   * @throws IllegalArgumentException for an unknown controller name
+   * @throws IllegalArgumentException for an unknown controller name or a bad bind address
+   * @throws UncheckedIOException when the metrics server cannot listen
    */
   public static Handle start(
       Ctx ctx,
@@ -75,9 +86,24 @@ public final class ControllerManager {
                 d.requiredFeatures().stream().map(Feature::gateName).toList());
       }
     }
-    Running running = new Running(ctx.withCancel(), client, options, selected);
+    PrometheusRegistry metrics = new PrometheusRegistry();
+    MetricsServer server = startMetricsServer(options, metrics);
+    Running running = new Running(ctx.withCancel(), client, options, selected, metrics, server);
     running.start();
     return running;
+  }
+
+  private static MetricsServer startMetricsServer(
+      ControllerManagerOptions options, PrometheusRegistry registry) {
+    if (options.metricsBindAddress().isEmpty()) {
+      return null;
+    }
+    try {
+      return MetricsServer.start(options.metricsBindAddress(), registry);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "--metrics-bind-address " + options.metricsBindAddress() + ": " + e.getMessage(), e);
+    }
   }
 
   /** One started manager: a thread that runs the controllers for as long as the context lives. */
@@ -86,7 +112,8 @@ public final class ControllerManager {
     private final KubernetesClient client;
     private final ControllerManagerOptions options;
     private final List<ControllerDescriptor> descriptors;
-    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PrometheusRegistry registry;
+    private final MetricsServer server;
     private final CompletableFuture<Void> synced = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
@@ -94,11 +121,20 @@ public final class ControllerManager {
         Ctx ctx,
         KubernetesClient client,
         ControllerManagerOptions options,
-        List<ControllerDescriptor> descriptors) {
+        List<ControllerDescriptor> descriptors,
+        PrometheusRegistry registry,
+        MetricsServer server) {
       this.ctx = ctx;
       this.client = client;
       this.options = options;
       this.descriptors = descriptors;
+      this.registry = registry;
+      this.server = server;
+      if (server != null) {
+        server.addReadyzCheck(
+            "controllers",
+            () -> synced.isDone() && !synced.isCompletedExceptionally() ? null : "not started");
+      }
     }
 
     void start() {
@@ -106,16 +142,63 @@ public final class ControllerManager {
           .name("controller-manager")
           .start(() -> {
             try {
-              runControllers(ctx);
+              if (options.leaderElect()) {
+                runLeaderElected();
+              } else {
+                runControllers(ctx);
+              }
               terminated.complete(null);
             } catch (Throwable t) {
-              synced.completeExceptionally(t);
+              ctx.logger().error(t, "Controller manager failed");
               terminated.completeExceptionally(t);
             } finally {
               ctx.cancel();
               synced.completeExceptionally(new IllegalStateException("controller manager stopped"));
+              if (server != null) {
+                server.close();
+              }
             }
           });
+    }
+
+    /**
+     * Campaigns for the Lease and runs the controllers while leading. Leadership lost while not
+     * stopping is an error, as upstream's "leaderelection lost".
+     */
+    private void runLeaderElected() throws Exception {
+      List<Throwable> failure = new ArrayList<>();
+      boolean[] lost = {false};
+      LeaderElection election =
+          new LeaderElection(
+              client,
+              LeaderElection.Config.defaults(options.leaseNamespace(), options.leaseName())
+                  .withIdentity(options.identity()));
+      election.run(
+          ctx,
+          leaderCtx -> {
+            try {
+              runControllers(leaderCtx);
+            } catch (Throwable t) {
+              synchronized (failure) {
+                failure.add(t);
+              }
+              ctx.cancel();
+            }
+          },
+          () -> {
+            synchronized (failure) {
+              lost[0] = !ctx.isCancelled();
+            }
+            ctx.cancel();
+          });
+      synchronized (failure) {
+        if (!failure.isEmpty()) {
+          throw new IllegalStateException(failure.get(0).getMessage(), failure.get(0));
+        }
+        if (lost[0]) {
+          throw new IllegalStateException("leaderelection lost");
+        }
+      }
     }
 
     /**
@@ -150,31 +233,37 @@ public final class ControllerManager {
           }
           log.info("Waiting for caches to sync");
         }
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new ArrayList<>();
-        for (int i = 0; i < controllers.size(); i++) {
-          Controller c = controllers.get(i);
-          String name = descriptors.get(i).name();
-          Ctx cctx = runCtx.withName(name);
-          threads.add(Thread.ofPlatform().name(name).start(() -> runOne(cctx, name, c, failures)));
-          log.info("Started controller", "controller", name);
-        }
-        synced.complete(null);
-        for (Thread t : threads) {
-          t.join();
-        }
-        synchronized (failures) {
-          if (!failures.isEmpty()) {
-            throw new IllegalStateException(
-                "controller failed: " + failures.get(0).getMessage(), failures.get(0));
-          }
-        }
+        runAll(runCtx, controllers);
       } finally {
         informers.stop();
       }
     }
 
-    private void runOne(Ctx cctx, String name, Controller c, List<Throwable> failures) {
+    private void runAll(Ctx runCtx, List<Controller> controllers) throws InterruptedException {
+      List<Thread> threads = new ArrayList<>();
+      List<Throwable> failures = new ArrayList<>();
+      for (int i = 0; i < controllers.size(); i++) {
+        Controller c = controllers.get(i);
+        String name = descriptors.get(i).name();
+        Ctx cctx = runCtx.withName(name);
+        threads.add(
+            Thread.ofPlatform().name(name).start(() -> runOne(runCtx, cctx, name, c, failures)));
+        runCtx.logger().info("Started controller", "controller", name);
+      }
+      synced.complete(null);
+      for (Thread t : threads) {
+        t.join();
+      }
+      synchronized (failures) {
+        if (!failures.isEmpty()) {
+          throw new IllegalStateException(
+              "controller failed: " + failures.get(0).getMessage(), failures.get(0));
+        }
+      }
+    }
+
+    private static void runOne(
+        Ctx runCtx, Ctx cctx, String name, Controller c, List<Throwable> failures) {
       try {
         c.run(cctx);
       } catch (Throwable t) {
@@ -182,9 +271,8 @@ public final class ControllerManager {
         synchronized (failures) {
           failures.add(t);
         }
-        // One controller that cannot run stops the manager, as upstream's start-up errors do.
-        cctx.cancel();
-        ctx.cancel();
+        // One controller that cannot run stops the others, as upstream's start-up errors do.
+        runCtx.cancel();
       }
     }
 
@@ -204,6 +292,11 @@ public final class ControllerManager {
     }
 
     @Override
+    public int metricsPort() {
+      return server == null ? -1 : server.port();
+    }
+
+    @Override
     public List<String> controllers() {
       return descriptors.stream().map(ControllerDescriptor::name).toList();
     }
@@ -213,7 +306,7 @@ public final class ControllerManager {
       ctx.cancel();
       try {
         terminated.handle((v, e) -> null).get();
-      } catch (java.util.concurrent.ExecutionException e) {
+      } catch (ExecutionException e) {
         throw new IllegalStateException(e);
       }
     }

@@ -1,6 +1,7 @@
 package io.jdra.controllers.manager;
 
 import io.jdra.api.features.FeatureGates;
+import io.jdra.runtime.leaderelection.LeaderElection;
 import java.util.List;
 
 /**
@@ -12,8 +13,10 @@ import java.util.List;
  *     controller workers; upstream's default 50 was needed for 1,000 simulated nodes, and idle
  *     workers cost nothing but a parked thread
  * @param leaderElect {@code --leader-elect}: run controllers only while holding the Lease
- * @param leaseNamespace namespace of the Lease ({@code kube-system}, as upstream)
- * @param leaseName name of the Lease ({@code kube-controller-manager}, as upstream)
+ * @param leaseNamespace {@code --leader-elect-resource-namespace} ({@code kube-system})
+ * @param leaseName {@code --leader-elect-resource-name} ({@code kube-controller-manager})
+ * @param identity this instance's leader-election identity and events' reporting instance
+ *     (upstream: host name, underscore, a random UUID)
  * @param metricsBindAddress {@code --metrics-bind-address} host:port for /metrics, /healthz,
  *     /readyz, /livez; empty: no server
  * @param featureGates the feature gates in effect
@@ -24,6 +27,7 @@ public record ControllerManagerOptions(
     boolean leaderElect,
     String leaseNamespace,
     String leaseName,
+    String identity,
     String metricsBindAddress,
     FeatureGates featureGates) {
   public static final int DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS = 50;
@@ -37,13 +41,18 @@ public record ControllerManagerOptions(
           "--concurrent-resource-claim-syncs must be at least 1, got "
               + concurrentResourceClaimSyncs);
     }
-    if (leaseNamespace == null
-        || leaseNamespace.isEmpty()
-        || leaseName == null
-        || leaseName.isEmpty()) {
-      throw new IllegalArgumentException("leader election Lease namespace and name must be set");
+    if (isEmpty(leaseNamespace) || isEmpty(leaseName)) {
+      throw new IllegalArgumentException(
+          "--leader-elect-resource-namespace and --leader-elect-resource-name must not be empty");
+    }
+    if (isEmpty(identity)) {
+      throw new IllegalArgumentException("identity must not be empty");
     }
     metricsBindAddress = metricsBindAddress == null ? "" : metricsBindAddress;
+  }
+
+  private static boolean isEmpty(String s) {
+    return s == null || s.isEmpty();
   }
 
   /** All controllers, upstream defaults, no leader election, no metrics server. */
@@ -54,6 +63,7 @@ public record ControllerManagerOptions(
         false,
         DEFAULT_LEASE_NAMESPACE,
         DEFAULT_LEASE_NAME,
+        LeaderElection.defaultIdentity(),
         "",
         FeatureGates.defaults());
   }
@@ -65,13 +75,21 @@ public record ControllerManagerOptions(
         leaderElect,
         leaseNamespace,
         leaseName,
+        identity,
         metricsBindAddress,
         featureGates);
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
     return new ControllerManagerOptions(
-        controllers, n, leaderElect, leaseNamespace, leaseName, metricsBindAddress, featureGates);
+        controllers,
+        n,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates);
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
@@ -81,6 +99,7 @@ public record ControllerManagerOptions(
         on,
         leaseNamespace,
         leaseName,
+        identity,
         metricsBindAddress,
         featureGates);
   }
@@ -92,6 +111,19 @@ public record ControllerManagerOptions(
         leaderElect,
         namespace,
         name,
+        identity,
+        metricsBindAddress,
+        featureGates);
+  }
+
+  public ControllerManagerOptions withIdentity(String id) {
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        id,
         metricsBindAddress,
         featureGates);
   }
@@ -103,6 +135,7 @@ public record ControllerManagerOptions(
         leaderElect,
         leaseNamespace,
         leaseName,
+        identity,
         a,
         featureGates);
   }
@@ -114,6 +147,7 @@ public record ControllerManagerOptions(
         leaderElect,
         leaseNamespace,
         leaseName,
+        identity,
         metricsBindAddress,
         g);
   }

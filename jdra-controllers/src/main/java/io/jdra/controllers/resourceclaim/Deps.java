@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.runtime.cache.Lister;
+import io.jdra.runtime.cache.MutationCache;
 
 /**
  * What the sync functions read and write through: the API client, the informer listers (shared,
@@ -15,7 +16,7 @@ record Deps(
     KubernetesClient client,
     Lister<Pod> pods,
     Lister<ResourceClaim> claims,
-    ClaimMutationCache claimCache,
+    MutationCache<ResourceClaim> claimCache,
     Lister<ResourceClaimTemplate> templates,
     Events events,
     ResourceClaimMetrics metrics,

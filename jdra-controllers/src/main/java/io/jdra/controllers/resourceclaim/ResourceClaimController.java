@@ -18,8 +18,10 @@ import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.cache.Lister;
+import io.jdra.runtime.cache.MutationCache;
 import io.jdra.runtime.logging.HandleError;
 import io.jdra.runtime.logging.Logger;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
@@ -81,13 +83,14 @@ public final class ResourceClaimController {
   /**
    * Wires the controller to the shared informers of {@code informers} (adding its indexes, so call
    * before the factory starts) and registers its event handlers for the lifetime of {@code ctx}.
-   * Metrics ({@code resourceclaim_controller_*} and the queue's {@code workqueue_*}) go to {@code
-   * registry}.
+   * Warnings about pods go to {@code recorder}. Metrics ({@code resourceclaim_controller_*} and the
+   * queue's {@code workqueue_*}) go to {@code registry}.
    */
   public static ResourceClaimController create(
       Ctx ctx,
       KubernetesClient client,
       InformerFactory informers,
+      EventRecorder recorder,
       PrometheusRegistry registry,
       WorkQueueMetrics queueMetrics,
       FeatureGates gates) {
@@ -112,10 +115,10 @@ public final class ResourceClaimController {
             client,
             Lister.of(pods),
             claimLister,
-            new ClaimMutationCache(claimLister, ctx.clock(), CLAIM_CACHE_TTL),
+            new MutationCache<>(claims.getIndexer(), ctx.clock(), CLAIM_CACHE_TTL, true),
             Lister.of(templates),
             (pod, reason, action, note) ->
-                log.info("Warning event", "object", kobj(pod), "reason", reason, "note", note),
+                recorder.eventf(pod, null, EventRecorder.WARNING, reason, action, "%s", note),
             ResourceClaimMetrics.create(registry, claimLister::list),
             new UidCache(MAX_UID_CACHE_ENTRIES),
             features);

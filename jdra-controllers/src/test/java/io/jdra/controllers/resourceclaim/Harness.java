@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Lister;
+import io.jdra.runtime.cache.MutationCache;
 import io.jdra.runtime.clock.FakeClock;
 import io.jdra.runtime.workqueue.MockQueue;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -67,7 +68,7 @@ final class Harness {
               client,
               Lister.of(pods),
               claimLister,
-              new ClaimMutationCache(claimLister, clock, ResourceClaimController.CLAIM_CACHE_TTL),
+              new MutationCache<>(claims, clock, ResourceClaimController.CLAIM_CACHE_TTL, true),
               Lister.of(templates),
               (pod, reason, action, note) ->
                   events.add("Warning " + reason + " " + pod.getMetadata().getName() + ": " + note),
