@@ -88,6 +88,7 @@ final class CelEnvironment {
     ListsLibrary.registerRange(t);
     FormatFunction.register(t);
     NetLibrary.register(t);
+    UrlLibrary.register(t);
     SortByMacro.register(t);
     if (listTypeAttributes) {
       ListsLibrary.registerIncludes(t);
@@ -148,7 +149,13 @@ final class CelEnvironment {
 
   private static CelTypeProvider typeProvider(StructType device) {
     ImmutableList<CelType> types =
-        ImmutableList.of(device, Semver.TYPE, QuantityValue.TYPE, IpValue.TYPE, IpValue.Cidr.TYPE);
+        ImmutableList.of(
+            device,
+            Semver.TYPE,
+            QuantityValue.TYPE,
+            IpValue.TYPE,
+            IpValue.Cidr.TYPE,
+            UrlValue.TYPE);
     return new CelTypeProvider() {
       @Override
       public ImmutableCollection<CelType> types() {

@@ -27,6 +27,7 @@ final class ValueTypes {
       case QuantityValue q -> "kubernetes.Quantity";
       case IpValue.Cidr c -> "net.CIDR";
       case IpValue ip -> "net.IP";
+      case UrlValue u -> "kubernetes.URL";
       case Optional<?> o -> "optional_type";
       case java.time.Duration d -> "google.protobuf.Duration";
       case java.time.Instant i -> "google.protobuf.Timestamp";
