@@ -24,6 +24,8 @@ import picocli.CommandLine.Spec;
       ExampleDriverCommand.class,
       KubeletCommand.class,
       ControllerManagerCommand.class,
+      SchedulerCommand.class,
+      ExplainCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

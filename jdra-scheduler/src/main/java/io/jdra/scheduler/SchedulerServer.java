@@ -240,7 +240,10 @@ public final class SchedulerServer {
             () -> {
               informers.start(ctx);
               if (!informers.waitForCacheSync(ctx, Duration.ofMinutes(5))) {
-                synced.completeExceptionally(new IllegalStateException("informers did not sync"));
+                ctx.logger().error(null, "Informers did not sync, the scheduler does not run");
+                synced.completeExceptionally(
+                    new IllegalStateException(
+                        "informers did not sync (an initial list failed or took longer than 5 minutes)"));
                 return;
               }
               queue.run();

@@ -113,6 +113,39 @@ class SchedulerIT {
     }
   }
 
+  @Test
+  void explainPod_perNodeAndRequest_readOnly() {
+    try (TestCluster c = new TestCluster()) {
+      c.deviceClass();
+      c.node("node-1");
+      c.node("node-2");
+      c.gpuSlice("node-2", 2);
+      c.client
+          .resource(
+              Make.claim("two").namespace("default").request("gpu", TestCluster.DRIVER, 2).obj())
+          .create();
+      c.client
+          .resource(
+              Make.pod("p").namespace("default").claim("gpu", "two").container("ctr", "gpu").obj())
+          .create();
+
+      String report =
+          PodExplainer.explain(
+              c.ctx, c.client, "default", "p", io.jdra.api.features.FeatureGates.defaults());
+
+      assertThat(report)
+          .contains("node node-1: does not fit (DynamicResources): cannot allocate all claims")
+          .contains("request gpu: needs 2 devices, only 0 usable")
+          .contains(
+              "node node-2: fits; would allocate claim default/two: gpu=gpu.example.com/node-2/gpu-0"
+                  + " gpu=gpu.example.com/node-2/gpu-1")
+          .contains("1/2 nodes fit");
+      ResourceClaim after =
+          c.client.resources(ResourceClaim.class).inNamespace("default").withName("two").get();
+      assertThat(after.getStatus() == null || after.getStatus().getAllocation() == null).isTrue();
+    }
+  }
+
   private static PodCondition podScheduledFalse(Pod p) {
     if (p.getStatus() == null || p.getStatus().getConditions() == null) {
       return null;

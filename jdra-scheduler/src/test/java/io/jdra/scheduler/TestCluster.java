@@ -65,6 +65,24 @@ final class TestCluster implements AutoCloseable {
     return startScheduler(SchedulerOptions.defaults().withParallelism(2));
   }
 
+  io.jdra.controllers.manager.ControllerManager.Handle controllers;
+
+  /** The real ResourceClaim controller (claims from templates, reservedFor cleanup). */
+  TestCluster startClaimController() {
+    controllers =
+        io.jdra.controllers.manager.ControllerManager.start(
+            ctx,
+            server.newClient(),
+            io.jdra.controllers.manager.ControllerManagerOptions.defaults()
+                .withControllers(List.of("resourceclaim")));
+    try {
+      controllers.synced().get(120, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("controllers did not sync", e);
+    }
+    return this;
+  }
+
   void stopScheduler() {
     if (scheduler != null) {
       scheduler.stop();
@@ -217,6 +235,13 @@ final class TestCluster implements AutoCloseable {
   @Override
   public void close() {
     stopScheduler();
+    if (controllers != null) {
+      try {
+        controllers.stop();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     ctx.cancel();
     server.close();
   }

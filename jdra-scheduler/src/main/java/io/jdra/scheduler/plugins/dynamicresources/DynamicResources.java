@@ -266,6 +266,24 @@ public final class DynamicResources
     return Explanations.summary(s.explanations, manager);
   }
 
+  /** Per node, why allocation failed in this attempt (for {@code jdra explain pod}). */
+  public Map<String, io.jdra.allocator.Explanation> explanations(CycleState state) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    return s == null ? Map.of() : Map.copyOf(s.explanations);
+  }
+
+  /** Per node, the allocation results Filter found (claims without allocation, in pod order). */
+  public Map<String, List<AllocationResult>> allocations(CycleState state) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    return s == null ? Map.of() : Map.copyOf(s.nodeAllocations);
+  }
+
+  /** The claims the attempt allocates, in the order of {@link #allocations}. */
+  public List<ResourceClaim> claimsToAllocate(CycleState state) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    return s == null ? List.of() : s.claimsToAllocate;
+  }
+
   // ---- PostFilter ---------------------------------------------------------------------------
 
   @Override
