@@ -76,6 +76,15 @@ final class ControllerManagerCommand implements Callable<Integer> {
   int concurrentResourceClaimSyncs;
 
   @Option(
+      names = "--concurrent-device-taint-eviction-syncs",
+      paramLabel = "N",
+      defaultValue = "" + ControllerManagerOptions.DEFAULT_CONCURRENT_DEVICE_TAINT_EVICTION_SYNCS,
+      description =
+          "The number of operations (evicting pods, updating DeviceTaintRule status) allowed to"
+              + " run concurrently (default: ${DEFAULT-VALUE}).")
+  int concurrentDeviceTaintEvictionSyncs;
+
+  @Option(
       names = "--leader-elect",
       description =
           "Run the controllers only while holding the coordination.k8s.io/v1 Lease (lease 15s,"
@@ -112,6 +121,7 @@ final class ControllerManagerCommand implements Callable<Integer> {
           ControllerManagerOptions.defaults()
               .withControllers(controllers)
               .withConcurrentResourceClaimSyncs(concurrentResourceClaimSyncs)
+              .withConcurrentDeviceTaintEvictionSyncs(concurrentDeviceTaintEvictionSyncs)
               .withLeaderElect(leaderElect)
               .withLease(leaseNamespace, leaseName)
               .withMetricsBindAddress(metricsBindAddress)

@@ -47,6 +47,8 @@ class ControllerManagerCommandTest {
             "--controllers",
             "--concurrent-resource-claim-syncs",
             "(default: 50)",
+            "--concurrent-device-taint-eviction-syncs",
+            "(default: 10)",
             "--leader-elect",
             "--leader-elect-resource-namespace",
             "kube-system",
@@ -68,6 +70,9 @@ class ControllerManagerCommandTest {
         Arguments.of(
             List.of("--concurrent-resource-claim-syncs", "0"),
             "error: --concurrent-resource-claim-syncs must be at least 1, got 0"),
+        Arguments.of(
+            List.of("--concurrent-device-taint-eviction-syncs", "0"),
+            "error: --concurrent-device-taint-eviction-syncs must be at least 1, got 0"),
         Arguments.of(
             List.of("--kubeconfig", "/nonexistent/kubeconfig"),
             "error: --kubeconfig /nonexistent/kubeconfig: no such file"),

@@ -42,7 +42,9 @@ final class ControllerFactories {
         DeviceTaintEvictionController.create(
             cc.informers(),
             cc.featureGates(),
-            DeviceTaintEvictionController.Options.defaults(),
+            new DeviceTaintEvictionController.Options(
+                DeviceTaintEvictionController.NAME,
+                cc.options().concurrentDeviceTaintEvictionSyncs()),
             cc.ctx().clock(),
             cc.registry(),
             cc.queueMetrics());

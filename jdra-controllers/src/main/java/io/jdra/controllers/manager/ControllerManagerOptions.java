@@ -12,6 +12,9 @@ import java.util.List;
  * @param concurrentResourceClaimSyncs {@code --concurrent-resource-claim-syncs}: ResourceClaim
  *     controller workers; upstream's default 50 was needed for 1,000 simulated nodes, and idle
  *     workers cost nothing but a parked thread
+ * @param concurrentDeviceTaintEvictionSyncs {@code --concurrent-device-taint-eviction-syncs}:
+ *     device-taint eviction workers, and so the most pod deletions and rule status updates in
+ *     flight at once
  * @param leaderElect {@code --leader-elect}: run controllers only while holding the Lease
  * @param leaseNamespace {@code --leader-elect-resource-namespace} ({@code kube-system})
  * @param leaseName {@code --leader-elect-resource-name} ({@code kube-controller-manager})
@@ -24,6 +27,7 @@ import java.util.List;
 public record ControllerManagerOptions(
     List<String> controllers,
     int concurrentResourceClaimSyncs,
+    int concurrentDeviceTaintEvictionSyncs,
     boolean leaderElect,
     String leaseNamespace,
     String leaseName,
@@ -31,6 +35,10 @@ public record ControllerManagerOptions(
     String metricsBindAddress,
     FeatureGates featureGates) {
   public static final int DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS = 50;
+
+  /** Upstream's default: more workers made the API server's pod watchers fall behind. */
+  public static final int DEFAULT_CONCURRENT_DEVICE_TAINT_EVICTION_SYNCS = 10;
+
   public static final String DEFAULT_LEASE_NAMESPACE = "kube-system";
   public static final String DEFAULT_LEASE_NAME = "kube-controller-manager";
 
@@ -40,6 +48,11 @@ public record ControllerManagerOptions(
       throw new IllegalArgumentException(
           "--concurrent-resource-claim-syncs must be at least 1, got "
               + concurrentResourceClaimSyncs);
+    }
+    if (concurrentDeviceTaintEvictionSyncs < 1) {
+      throw new IllegalArgumentException(
+          "--concurrent-device-taint-eviction-syncs must be at least 1, got "
+              + concurrentDeviceTaintEvictionSyncs);
     }
     if (isEmpty(leaseNamespace) || isEmpty(leaseName)) {
       throw new IllegalArgumentException(
@@ -60,6 +73,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         List.of("*"),
         DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS,
+        DEFAULT_CONCURRENT_DEVICE_TAINT_EVICTION_SYNCS,
         false,
         DEFAULT_LEASE_NAMESPACE,
         DEFAULT_LEASE_NAME,
@@ -72,6 +86,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         c,
         concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
         leaderElect,
         leaseNamespace,
         leaseName,
@@ -83,6 +98,20 @@ public record ControllerManagerOptions(
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
     return new ControllerManagerOptions(
         controllers,
+        n,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates);
+  }
+
+  public ControllerManagerOptions withConcurrentDeviceTaintEvictionSyncs(int n) {
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
         n,
         leaderElect,
         leaseNamespace,
@@ -96,6 +125,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         controllers,
         concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
         on,
         leaseNamespace,
         leaseName,
@@ -108,6 +138,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         controllers,
         concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
         leaderElect,
         namespace,
         name,
@@ -120,6 +151,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         controllers,
         concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
         leaderElect,
         leaseNamespace,
         leaseName,
@@ -132,6 +164,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         controllers,
         concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
         leaderElect,
         leaseNamespace,
         leaseName,
@@ -144,6 +177,7 @@ public record ControllerManagerOptions(
     return new ControllerManagerOptions(
         controllers,
         concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
         leaderElect,
         leaseNamespace,
         leaseName,
