@@ -227,9 +227,19 @@ public final class ControllerManager {
         informers.start(runCtx);
         // As upstream's WaitForCacheSync: no deadline (a slow API server only delays the start),
         // but say what we wait for.
-        while (!informers.waitForCacheSync(runCtx, SYNC_LOG_INTERVAL)) {
+        while (true) {
+          long start = System.nanoTime();
+          if (informers.waitForCacheSync(runCtx, SYNC_LOG_INTERVAL)) {
+            break;
+          }
           if (runCtx.isCancelled()) {
             return;
+          }
+          // An early "false" is an informer that failed to start (its first list failed and
+          // fabric8 does not retry it): waiting longer would never succeed.
+          if (System.nanoTime() - start < SYNC_LOG_INTERVAL.toNanos() / 2) {
+            throw new IllegalStateException(
+                "an informer failed to start (its first list failed; see the log above)");
           }
           log.info("Waiting for caches to sync");
         }
