@@ -82,6 +82,11 @@ final class CdiHandler {
         CdiSpec.of(kind(), specDevices), CdiNames.transientSpecName(vendor(), clazz, claimUid));
   }
 
+  boolean claimSpecExists(String claimUid) {
+    return java.nio.file.Files.exists(
+        writer.dir().resolve(CdiNames.transientSpecName(vendor(), clazz, claimUid) + ".yaml"));
+  }
+
   void deleteClaimSpecFile(String claimUid) {
     writer.removeSpec(CdiNames.transientSpecName(vendor(), clazz, claimUid));
   }

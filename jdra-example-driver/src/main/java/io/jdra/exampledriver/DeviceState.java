@@ -74,6 +74,11 @@ final class DeviceState {
     String uid = claim.getMetadata().getUid();
     Computed computed = computeDeviceConfig(claim);
     if (checkpoint.contains(uid)) {
+      // Prepared before; the spec is rewritten only if it got lost (say, a tmpfs CDI root after
+      // a reboot), so the runtime can still resolve the IDs returned here.
+      if (!cdi.claimSpecExists(uid)) {
+        cdi.createClaimSpecFile(uid, computed.cdiDevices);
+      }
       return computed.prepared;
     }
     refuseDevicesInUse(uid, computed.prepared);

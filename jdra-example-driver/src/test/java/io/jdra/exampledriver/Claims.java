@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Claims created through the API server, allocated as the scheduler would write them. */
-final class Claims {
+public final class Claims {
   private final KubernetesClient client;
   private final List<DeviceRequestAllocationResult> results = new ArrayList<>();
   private final List<DeviceAllocationConfiguration> configs = new ArrayList<>();
@@ -24,11 +24,11 @@ final class Claims {
     this.name = name;
   }
 
-  static Claims claim(KubernetesClient client, String name) {
+  public static Claims claim(KubernetesClient client, String name) {
     return new Claims(client, name);
   }
 
-  Claims device(String driver, String pool, String device) {
+  public Claims device(String driver, String pool, String device) {
     DeviceRequestAllocationResult r = new DeviceRequestAllocationResult();
     r.setRequest("gpu");
     r.setDriver(driver);
@@ -38,7 +38,7 @@ final class Claims {
     return this;
   }
 
-  Claims config(String source, String driver, Map<String, Object> parameters) {
+  public Claims config(String source, String driver, Map<String, Object> parameters) {
     DeviceAllocationConfiguration c = new DeviceAllocationConfiguration();
     c.setSource(source);
     OpaqueDeviceConfiguration o = new OpaqueDeviceConfiguration();
@@ -50,7 +50,7 @@ final class Claims {
   }
 
   /** Creates the claim; allocated when devices were given. */
-  ResourceClaim create() {
+  public ResourceClaim create() {
     ResourceClaim claim =
         client
             .resources(ResourceClaim.class)

@@ -154,6 +154,10 @@ class ExampleDriverTest {
         .contains("\"uid\" : \"" + uid + "\"")
         .contains("checkpoint.internal.example.com/v1");
 
+    Files.delete(spec);
+    assertThat(kubelet.prepare(ref)).as("a lost spec is written again").isEqualTo(first);
+    assertThat(spec).exists();
+
     assertThat(kubelet.unprepare(ref)).isEmpty();
     assertThat(spec).doesNotExist();
     assertThat(Files.readString(checkpoint())).doesNotContain(uid);

@@ -15,16 +15,16 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /** Plays the kubelet: registration over the registration socket, DRA calls over the endpoint. */
-final class KubeletSim implements AutoCloseable {
+public final class KubeletSim implements AutoCloseable {
   private final ManagedChannel reg;
   private ManagedChannel dra;
 
-  KubeletSim(Path registrationSocket) {
+  public KubeletSim(Path registrationSocket) {
     reg = UnixSockets.channel(registrationSocket);
   }
 
   /** GetInfo, connect to the announced endpoint, report success (as the plugin watcher does). */
-  PluginInfo register() {
+  public PluginInfo register() {
     PluginInfo info =
         RegistrationGrpc.newBlockingStub(reg).getInfo(InfoRequest.getDefaultInstance());
     dra = UnixSockets.channel(Path.of(info.getEndpoint()));
@@ -34,21 +34,21 @@ final class KubeletSim implements AutoCloseable {
     return info;
   }
 
-  ManagedChannel dra() {
+  public ManagedChannel dra() {
     return dra;
   }
 
-  static Claim claim(String ns, String name, String uid) {
+  public static Claim claim(String ns, String name, String uid) {
     return Claim.newBuilder().setNamespace(ns).setName(name).setUid(uid).build();
   }
 
-  NodePrepareResourceResponse prepare(Claim c) {
+  public NodePrepareResourceResponse prepare(Claim c) {
     return DRAPluginGrpc.newBlockingStub(dra)
         .nodePrepareResources(NodePrepareResourcesRequest.newBuilder().addClaims(c).build())
         .getClaimsOrThrow(c.getUid());
   }
 
-  String unprepare(Claim c) {
+  public String unprepare(Claim c) {
     return DRAPluginGrpc.newBlockingStub(dra)
         .nodeUnprepareResources(NodeUnprepareResourcesRequest.newBuilder().addClaims(c).build())
         .getClaimsOrThrow(c.getUid())

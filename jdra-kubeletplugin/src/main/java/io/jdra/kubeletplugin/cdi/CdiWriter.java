@@ -57,7 +57,8 @@ public final class CdiWriter {
 
   /**
    * Validates {@code spec} and writes it as {@code <dir>/<name>} (adding {@code .yaml} unless the
-   * name ends in {@code .yaml} or {@code .json}). Returns the file written.
+   * name ends in {@code .yaml} or {@code .json}), creating the directory if needed. Returns the
+   * file written.
    *
    * @throws IllegalArgumentException the spec or name is invalid (nothing written)
    * @throws UncheckedIOException the directory is not writable (nothing left behind)
@@ -69,6 +70,7 @@ public final class CdiWriter {
         render(spec, target.getFileName().toString().endsWith(".json") ? Format.JSON : Format.YAML);
     Path tmp = null;
     try {
+      Files.createDirectories(dir);
       tmp = Files.createTempFile(dir, ".tmp-" + target.getFileName(), "");
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
         ch.write(java.nio.ByteBuffer.wrap(bytes));
