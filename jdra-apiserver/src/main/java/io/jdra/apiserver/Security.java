@@ -4,22 +4,28 @@ import io.jdra.apiserver.storage.PrivateFiles;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PfxOptions;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
- * The serving certificate (signed by a self-signed CA, both kept in {@code DATA/pki}, or in a
- * temporary directory without a data dir) and the bearer token. Certificates are made with the
- * JDK's keytool so no crypto library is needed.
+ * The serving certificate (signed by a self-signed CA, both kept in {@code DATA/pki}, or in memory
+ * only without a data dir) and the bearer token. Certificates are made in process by {@link
+ * Certificates} with the JDK's providers, so no crypto library is needed.
  */
 final class Security {
   /** Key material for HTTPS. */
@@ -34,176 +40,116 @@ final class Security {
   private Security() {}
 
   static Material material(ApiServerOptions o) throws IOException {
-    boolean temporary = o.dataDir() == null;
-    Path dir = temporary ? Files.createTempDirectory("jdra-pki") : o.dataDir().resolve("pki");
-    try {
-      // keytool creates its files with the umask: the directory keeps them private meanwhile
-      PrivateFiles.createDirectories(dir);
-      Path server = dir.resolve("server.p12");
-      Path caCrt = dir.resolve("ca.crt");
-      Path pw = dir.resolve("password");
-      if (!Files.exists(server) || !Files.exists(caCrt) || !Files.exists(pw)) {
-        generate(dir, o.bindAddress());
-      }
-      return new Material(
-          Files.readAllBytes(server),
-          Files.readString(pw, StandardCharsets.UTF_8).trim(),
-          Files.readString(caCrt, StandardCharsets.UTF_8));
-    } finally {
-      if (temporary) {
-        deleteTree(dir); // the keys live in memory only; nothing is left in the temp dir
-      }
+    if (o.dataDir() == null) {
+      return generate(o.bindAddress(), null); // the keys live in memory only
     }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
-
-  private static void generate(Path dir, String bindAddress) throws IOException {
-    String pass = random(16);
-    writePrivate(dir.resolve("password"), pass);
-    Path ca = dir.resolve("ca.p12");
+    Path dir = o.dataDir().resolve("pki");
     Path server = dir.resolve("server.p12");
-    Files.deleteIfExists(ca);
-    Files.deleteIfExists(server);
-    String san = "san=ip:127.0.0.1,ip:0:0:0:0:0:0:0:1,dns:localhost";
-    if (!bindAddress.equals("127.0.0.1") && !bindAddress.equals("0.0.0.0")) {
-      san += bindAddress.matches("[0-9.:]+") ? ",ip:" + bindAddress : ",dns:" + bindAddress;
+    Path caCrt = dir.resolve("ca.crt");
+    Path pw = dir.resolve("password");
+    if (!Files.exists(server) || !Files.exists(caCrt) || !Files.exists(pw)) {
+      return generate(o.bindAddress(), dir);
     }
-    keytool(
-        dir,
-        "-genkeypair",
-        "-alias",
-        "ca",
-        "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
-        "-dname",
-        "CN=jdra-ca",
-        "-ext",
-        "bc:c",
-        "-validity",
-        "3650",
-        "-keystore",
-        "ca.p12",
-        "-storetype",
-        "PKCS12",
-        "-storepass",
-        pass);
-    keytool(
-        dir,
-        "-exportcert",
-        "-alias",
-        "ca",
-        "-keystore",
-        "ca.p12",
-        "-storepass",
-        pass,
-        "-rfc",
-        "-file",
-        "ca.crt");
-    keytool(
-        dir,
-        "-genkeypair",
-        "-alias",
-        "server",
-        "-keyalg",
-        "EC",
-        "-groupname",
-        "secp256r1",
-        "-dname",
-        "CN=jdra-apiserver",
-        "-validity",
-        "3650",
-        "-keystore",
-        "server.p12",
-        "-storetype",
-        "PKCS12",
-        "-storepass",
-        pass);
-    keytool(
-        dir,
-        "-certreq",
-        "-alias",
-        "server",
-        "-keystore",
-        "server.p12",
-        "-storepass",
-        pass,
-        "-file",
-        "server.csr");
-    keytool(
-        dir,
-        "-gencert",
-        "-alias",
-        "ca",
-        "-keystore",
-        "ca.p12",
-        "-storepass",
-        pass,
-        "-infile",
-        "server.csr",
-        "-outfile",
-        "server.crt",
-        "-rfc",
-        "-validity",
-        "3650",
-        "-ext",
-        san,
-        "-ext",
-        "eku=serverAuth");
-    keytool(
-        dir,
-        "-importcert",
-        "-alias",
-        "ca",
-        "-file",
-        "ca.crt",
-        "-keystore",
-        "server.p12",
-        "-storepass",
-        pass,
-        "-noprompt");
-    keytool(
-        dir,
-        "-importcert",
-        "-alias",
-        "server",
-        "-file",
-        "server.crt",
-        "-keystore",
-        "server.p12",
-        "-storepass",
-        pass,
-        "-noprompt");
-    Files.deleteIfExists(dir.resolve("server.csr"));
-    for (String f : List.of("ca.p12", "server.p12", "ca.crt", "server.crt")) {
-      if (Files.exists(dir.resolve(f))) {
-        PrivateFiles.restrict(dir.resolve(f));
+    return new Material(
+        Files.readAllBytes(server),
+        Files.readString(pw, StandardCharsets.UTF_8).trim(),
+        Files.readString(caCrt, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A new CA and serving certificate (valid for ten years, as before), kept in {@code dir} when it
+   * is not null: {@code password}, {@code ca.p12} (the CA key, alias ca), {@code ca.crt}, {@code
+   * server.p12} (alias server with the chain to the CA, and the CA as a trusted entry) and {@code
+   * server.crt}, all private to the user.
+   */
+  private static Material generate(String bindAddress, Path dir) throws IOException {
+    try {
+      String pass = random(16);
+      ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+      Duration validity = Duration.ofDays(3650);
+      Certificates.Issued ca = Certificates.selfSignedCa("jdra-ca", now, validity);
+      Certificates.Issued server =
+          Certificates.serving(
+              ca, "jdra-apiserver", dnsNames(bindAddress), ips(bindAddress), now, validity);
+      byte[] serverStore =
+          pkcs12(
+              pass,
+              "server",
+              server,
+              ca.certificate(),
+              ks -> ks.setCertificateEntry("ca", ca.certificate()));
+      String caPem = Certificates.pem(ca.certificate());
+      if (dir != null) {
+        PrivateFiles.createDirectories(dir);
+        writePrivate(dir.resolve("password"), pass);
+        writePrivate(dir.resolve("ca.p12"), pkcs12(pass, "ca", ca, null, ks -> {}));
+        writePrivate(dir.resolve("ca.crt"), caPem);
+        writePrivate(dir.resolve("server.crt"), Certificates.pem(server.certificate()));
+        // written last: its presence means the set is complete
+        writePrivate(dir.resolve("server.p12"), serverStore);
       }
+      return new Material(serverStore, pass, caPem);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("make the API server's certificates: " + e.getMessage(), e);
     }
   }
 
-  private static void keytool(Path dir, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-    try {
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new IOException("keytool " + args[0] + " failed: " + out.trim());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("keytool interrupted", e);
+  private interface StoreExtra {
+    void add(KeyStore ks) throws GeneralSecurityException;
+  }
+
+  private static byte[] pkcs12(
+      String pass,
+      String alias,
+      Certificates.Issued entry,
+      X509Certificate issuer,
+      StoreExtra extra)
+      throws GeneralSecurityException, IOException {
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    ks.load(null, null);
+    extra.add(ks);
+    Certificate[] chain =
+        issuer == null
+            ? new Certificate[] {entry.certificate()}
+            : new Certificate[] {entry.certificate(), issuer};
+    ks.setKeyEntry(alias, entry.keys().getPrivate(), pass.toCharArray(), chain);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ks.store(out, pass.toCharArray());
+    return out.toByteArray();
+  }
+
+  /** localhost, plus the bind address when it is a name. */
+  static List<String> dnsNames(String bindAddress) {
+    List<String> names = new ArrayList<>(List.of("localhost"));
+    if (!isLoopbackDefault(bindAddress) && !isIpLiteral(bindAddress)) {
+      names.add(bindAddress);
     }
+    return names;
+  }
+
+  /** 127.0.0.1 and ::1, plus the bind address when it is a specific IP address. */
+  static List<InetAddress> ips(String bindAddress) throws IOException {
+    List<InetAddress> ips = new ArrayList<>();
+    ips.add(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
+    ips.add(InetAddress.getByAddress(loopback6()));
+    if (!isLoopbackDefault(bindAddress) && isIpLiteral(bindAddress)) {
+      ips.add(InetAddress.getByName(bindAddress)); // a literal: no lookup
+    }
+    return ips;
+  }
+
+  private static byte[] loopback6() {
+    byte[] b = new byte[16];
+    b[15] = 1;
+    return b;
+  }
+
+  private static boolean isLoopbackDefault(String bindAddress) {
+    return bindAddress.equals("127.0.0.1") || bindAddress.equals("0.0.0.0");
+  }
+
+  private static boolean isIpLiteral(String bindAddress) {
+    return bindAddress.matches("[0-9.:]+");
   }
 
   /** The bearer token: kept in {@code DATA/token} when there is a data dir. */
@@ -222,9 +168,13 @@ final class Security {
   }
 
   static void writePrivate(Path f, String content) throws IOException {
+    writePrivate(f, content.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static void writePrivate(Path f, byte[] content) throws IOException {
     Files.deleteIfExists(f);
     Files.createFile(f, PrivateFiles.fileAttributes());
-    Files.writeString(f, content, StandardCharsets.UTF_8);
+    Files.write(f, content);
   }
 
   private static String random(int bytes) {
