@@ -1,18 +1,19 @@
 package io.jdra.cli;
 
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jdra.kubelet.Kubelet;
 import io.jdra.kubelet.KubeletOptions;
 import io.jdra.kubelet.sim.KubeletServer;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.ClientOptions;
+import io.jdra.runtime.client.Clients;
+import io.jdra.runtime.metrics.MetricsServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -81,10 +82,42 @@ final class KubeletCommand implements Callable<Integer> {
           "Kubelet endpoint port, plain HTTP, 0 for a free one (default: ${DEFAULT-VALUE}).")
   int port;
 
+  @Option(
+      names = "--metrics-bind-address",
+      paramLabel = "ADDR",
+      description =
+          "Serve /metrics, /healthz, /readyz, /livez on host:port (port 0 for a free one); off when not set.")
+  String metricsBindAddress;
+
+  @Option(
+      names = "--kube-api-qps",
+      paramLabel = "QPS",
+      defaultValue = "50",
+      description = "Client-side QPS limit towards the API server (default: ${DEFAULT-VALUE}).")
+  float qps;
+
+  @Option(
+      names = "--kube-api-burst",
+      paramLabel = "N",
+      defaultValue = "100",
+      description = "Client-side burst towards the API server (default: ${DEFAULT-VALUE}).")
+  int burst;
+
   @Override
   public Integer call() throws Exception {
     Map<String, Quantity> cap = parseCapacity(capacity);
     KubernetesClient client = client();
+    PrometheusRegistry registry = new PrometheusRegistry();
+    MetricsServer metrics = null;
+    if (metricsBindAddress != null && !metricsBindAddress.isEmpty()) {
+      try {
+        metrics = MetricsServer.start(metricsBindAddress, registry);
+      } catch (IOException | IllegalArgumentException e) {
+        client.close();
+        throw new UserException(
+            "--metrics-bind-address " + metricsBindAddress + ": " + e.getMessage(), e);
+      }
+    }
     KubeletServer server;
     try {
       server = KubeletServer.start(address, port);
@@ -96,7 +129,7 @@ final class KubeletCommand implements Callable<Integer> {
     try {
       o =
           new KubeletOptions(
-              client, nodeName, rootDir, cdiRoot, cap, address, server, null, null, null, 0);
+              client, nodeName, rootDir, cdiRoot, cap, address, server, registry, null, null, 0);
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }
@@ -107,9 +140,16 @@ final class KubeletCommand implements Callable<Integer> {
     } catch (IOException | ExecutionException | TimeoutException e) {
       server.close();
       client.close();
+      if (metrics != null) {
+        metrics.close();
+      }
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
       throw new UserException("start kubelet: " + cause.getMessage(), cause);
     }
+    if (metrics != null) {
+      metrics.addReadyzCheck("kubelet", () -> kubelet.ready().isDone() ? null : "starting");
+    }
+    MetricsServer metricsServer = metrics;
     PrintWriter out = spec.commandLine().getOut();
     out.println(
         "kubelet ready: node "
@@ -135,20 +175,15 @@ final class KubeletCommand implements Callable<Integer> {
   }
 
   private KubernetesClient client() {
+    if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
+      throw new UserException("--kubeconfig " + kubeconfig + ": not a readable file");
+    }
     try {
-      Config config;
-      if (kubeconfig != null) {
-        if (!Files.isReadable(kubeconfig)) {
-          throw new UserException("--kubeconfig " + kubeconfig + ": not a readable file");
-        }
-        config = Config.fromKubeconfig(Files.readString(kubeconfig));
-      } else {
-        config = Config.autoConfigure(null);
-      }
-      config.setRequestTimeout((int) Duration.ofSeconds(30).toMillis());
-      return new KubernetesClientBuilder().withConfig(config).build();
-    } catch (IOException e) {
-      throw new UserException("read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+      return Clients.create(
+          ClientOptions.forComponent("kubelet", qps, burst)
+              .withKubeconfig(kubeconfig == null ? null : kubeconfig.toString()));
+    } catch (RuntimeException e) {
+      throw new UserException("API client: " + e.getMessage(), e);
     }
   }
 

@@ -1,0 +1,272 @@
+package io.jdra.kubelet.bench;
+
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.jdra.kubelet.Kubelet;
+import io.jdra.kubelet.KubeletOptions;
+import io.jdra.kubelet.fake.FakeDriver;
+import io.jdra.kubelet.sim.KubeletServer;
+import io.jdra.runtime.Ctx;
+import io.jdra.testing.apiserver.TestApiServer;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scenario benchmark (run by {@code scripts/bench-kubelet}, never by the test suite):
+ *
+ * <ol>
+ *   <li>pod start latency: N pods (default 1,000) on one simulated node, each with one allocated
+ *       claim reserved for it, created unbound; the clock starts when the binding is posted and
+ *       stops when a watch sees the pod Running. Claims go through a fake driver over real Unix
+ *       sockets (its own work is negligible). Prints p50/p90/p99/max and throughput.
+ *   <li>memory per simulated node: M idle nodes (default 20) in this JVM sharing the API client and
+ *       HTTP endpoint; heap used after GC, before and after, divided by M.
+ * </ol>
+ *
+ * Everything runs in one JVM with the embedded API server, so the numbers include its work.
+ */
+public final class PodStartBench {
+  public static void main(String[] args) throws Exception {
+    int pods = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+    int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+    Path root = Files.createTempDirectory("kubelet-bench");
+    try (TestApiServer api = TestApiServer.start();
+        KubeletServer server = KubeletServer.start("127.0.0.1", 0)) {
+      KubernetesClient client = api.client();
+      Ctx ctx = Ctx.background("bench").withCancel();
+      podStart(ctx, client, server, root.resolve("node-0"), pods);
+      memory(ctx, client, server, root, nodes);
+      ctx.cancel();
+    }
+    System.exit(0);
+  }
+
+  static void podStart(Ctx ctx, KubernetesClient client, KubeletServer server, Path root, int n)
+      throws Exception {
+    Kubelet.Handle kubelet =
+        Kubelet.start(
+            ctx,
+            new KubeletOptions(
+                client, "node-0", root, null, null, null, server, null, null, null, 8));
+    kubelet.ready().get(60, TimeUnit.SECONDS);
+    FakeDriver driver =
+        FakeDriver.start(
+            root.resolve("plugins_registry"),
+            root.resolve("plugins/gpu.example.com/dra.sock"),
+            "gpu.example.com",
+            List.of("v1.DRAPlugin"));
+    while (!kubelet.plugins().registeredDrivers().contains("gpu.example.com")) {
+      Thread.sleep(10);
+    }
+    // CDI specs for the fake driver's IDs (<driver>/gpu=<claim uid>): one file, all devices.
+    List<Pod> created = new ArrayList<>();
+    StringBuilder devices = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      Pod p = client.pods().inNamespace("default").resource(pod("p" + i)).create();
+      ResourceClaim c = claim(client, "c" + i, p);
+      devices
+          .append(devices.length() == 0 ? "" : ",")
+          .append("{\"name\":\"")
+          .append(c.getMetadata().getUid())
+          .append("\",\"containerEdits\":{\"env\":[\"GPU_DEVICE_0=gpu-")
+          .append(i)
+          .append("\"]}}");
+      created.add(p);
+    }
+    Files.createDirectories(root.resolve("cdi"));
+    Files.writeString(
+        root.resolve("cdi/gpu.json"),
+        "{\"cdiVersion\":\"0.5.0\",\"kind\":\"gpu.example.com/gpu\",\"devices\":["
+            + devices
+            + "]}");
+
+    Map<String, Long> boundAt = new ConcurrentHashMap<>();
+    Map<String, Long> runningAt = new ConcurrentHashMap<>();
+    CountDownLatch allRunning = new CountDownLatch(n);
+    var watch =
+        client
+            .pods()
+            .inNamespace("default")
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, Pod pod) {
+                    if (pod.getStatus() != null
+                        && "Running".equals(pod.getStatus().getPhase())
+                        && runningAt.putIfAbsent(pod.getMetadata().getName(), System.nanoTime())
+                            == null) {
+                      allRunning.countDown();
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException e) {}
+                });
+    String load = uptime();
+    long start = System.nanoTime();
+    for (Pod p : created) {
+      String name = p.getMetadata().getName();
+      Binding b =
+          new BindingBuilder()
+              .withNewMetadata()
+              .withName(name)
+              .endMetadata()
+              .withNewTarget()
+              .withKind("Node")
+              .withName("node-0")
+              .endTarget()
+              .build();
+      boundAt.put(name, System.nanoTime());
+      client.raw(
+          client.getMasterUrl() + "api/v1/namespaces/default/pods/" + name + "/binding",
+          "POST",
+          b);
+    }
+    boolean done = allRunning.await(10, TimeUnit.MINUTES);
+    long total = System.nanoTime() - start;
+    watch.close();
+    double[] ms =
+        boundAt.entrySet().stream()
+            .filter(e -> runningAt.containsKey(e.getKey()))
+            .mapToDouble(e -> (runningAt.get(e.getKey()) - e.getValue()) / 1e6)
+            .sorted()
+            .toArray();
+    System.out.printf(
+        "pod start (bound -> Running), %d pods, one claim each, one node: %s%n",
+        ms.length, done ? "all Running" : "TIMED OUT");
+    System.out.printf(
+        "  p50 %.1f ms  p90 %.1f ms  p99 %.1f ms  max %.1f ms  throughput %.0f pods/s%n",
+        pct(ms, 50), pct(ms, 90), pct(ms, 99), ms[ms.length - 1], ms.length / (total / 1e9));
+    System.out.printf("  driver calls: %d prepare%n", driver.prepareCalls.size());
+    System.out.println("  load before: " + load);
+    System.out.println("  load after:  " + uptime());
+    driver.close();
+    kubelet.stop();
+  }
+
+  static void memory(Ctx ctx, KubernetesClient client, KubeletServer server, Path root, int m)
+      throws Exception {
+    long before = usedAfterGc();
+    List<Kubelet.Handle> handles = new ArrayList<>();
+    for (int i = 1; i <= m; i++) {
+      Kubelet.Handle h =
+          Kubelet.start(
+              ctx,
+              KubeletOptions.of(client, "mem-node-" + i, root.resolve("mem-node-" + i), server));
+      handles.add(h);
+    }
+    for (Kubelet.Handle h : handles) {
+      h.ready().get(120, TimeUnit.SECONDS);
+    }
+    long after = usedAfterGc();
+    System.out.printf(
+        "memory: %d idle simulated nodes, heap used after GC %.1f MB -> %.1f MB: %.2f MB per node%n",
+        m, before / 1e6, after / 1e6, (after - before) / 1e6 / m);
+    System.out.printf("  threads: %d live%n", ManagementFactory.getThreadMXBean().getThreadCount());
+    handles.forEach(Kubelet.Handle::stop);
+  }
+
+  static long usedAfterGc() throws InterruptedException {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(200);
+    }
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
+  }
+
+  static double pct(double[] sorted, int p) {
+    int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+
+  static String uptime() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (Exception e) {
+      return "?";
+    }
+  }
+
+  static Pod pod(String name) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .addNewResourceClaim()
+        .withName("gpu")
+        .withResourceClaimName("c" + name.substring(1))
+        .endResourceClaim()
+        .addNewContainer()
+        .withName("ctr")
+        .withImage("ubuntu:22.04")
+        .withCommand("bash", "-c", "export; sleep 9999")
+        .withNewResources()
+        .addNewClaim()
+        .withName("gpu")
+        .endClaim()
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  static ResourceClaim claim(KubernetesClient client, String name, Pod pod) {
+    var claims = client.resources(ResourceClaim.class).inNamespace("default");
+    ResourceClaim c =
+        claims
+            .resource(
+                new ResourceClaimBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNewDevices()
+                    .addNewRequest()
+                    .withName("req")
+                    .withNewExactly()
+                    .withDeviceClassName("gpu.example.com")
+                    .endExactly()
+                    .endRequest()
+                    .endDevices()
+                    .endSpec()
+                    .build())
+            .create();
+    c =
+        new ResourceClaimBuilder(c)
+            .withNewStatus()
+            .withNewAllocation()
+            .withNewDevices()
+            .addNewResult()
+            .withRequest("req")
+            .withDriver("gpu.example.com")
+            .withPool("node-0")
+            .withDevice("gpu-" + name)
+            .endResult()
+            .endDevices()
+            .endAllocation()
+            .addNewReservedFor()
+            .withResource("pods")
+            .withName(pod.getMetadata().getName())
+            .withUid(pod.getMetadata().getUid())
+            .endReservedFor()
+            .endStatus()
+            .build();
+    return claims.resource(c).updateStatus();
+  }
+}
