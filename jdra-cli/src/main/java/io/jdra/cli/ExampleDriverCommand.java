@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -181,28 +183,47 @@ final class ExampleDriverCommand implements Callable<Integer> {
           "Burst to use while communicating with the API server [KUBE_API_BURST] (default: ${DEFAULT-VALUE}). Accepted for compatibility, see --kube-api-qps.")
   int burst;
 
+  /**
+   * Upstream driver flags as {@code jdra example-driver} reads them (the environment variables of
+   * flags not given included), for {@code jdra up}'s {@code --driver-flags}.
+   *
+   * @throws IllegalArgumentException with picocli's or the driver's message for a bad flag
+   */
+  static Flags parseFlags(List<String> args) {
+    ExampleDriverCommand c = new ExampleDriverCommand();
+    try {
+      new CommandLine(c).parseArgs(args.toArray(String[]::new));
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    return c.flags();
+  }
+
+  private Flags flags() {
+    return new Flags(
+        nodeName,
+        cdiRoot,
+        numDevices,
+        registrarDir,
+        pluginsDir,
+        healthcheckPort,
+        metricsPort,
+        profile,
+        driverName,
+        podUid,
+        gpuPartitions,
+        gpuDeviceStatus,
+        bindingConditions,
+        gpuAllowMultipleAllocations,
+        cpuNumaNodes,
+        cpusPerNumaNode);
+  }
+
   @Override
   public Integer call() throws Exception {
     Flags flags;
     try {
-      flags =
-          new Flags(
-              nodeName,
-              cdiRoot,
-              numDevices,
-              registrarDir,
-              pluginsDir,
-              healthcheckPort,
-              metricsPort,
-              profile,
-              driverName,
-              podUid,
-              gpuPartitions,
-              gpuDeviceStatus,
-              bindingConditions,
-              gpuAllowMultipleAllocations,
-              cpuNumaNodes,
-              cpusPerNumaNode);
+      flags = flags();
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }

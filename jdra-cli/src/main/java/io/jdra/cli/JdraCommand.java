@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
       ControllerManagerCommand.class,
       SchedulerCommand.class,
       ExplainCommand.class,
+      UpCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

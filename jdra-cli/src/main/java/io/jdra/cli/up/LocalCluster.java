@@ -1,0 +1,269 @@
+package io.jdra.cli.up;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.apiserver.ApiServerOptions;
+import io.jdra.apiserver.EmbeddedApiServer;
+import io.jdra.controllers.manager.ControllerManager;
+import io.jdra.controllers.manager.ControllerManagerOptions;
+import io.jdra.exampledriver.ExampleDriver;
+import io.jdra.exampledriver.Flags;
+import io.jdra.kubelet.Kubelet;
+import io.jdra.kubelet.KubeletOptions;
+import io.jdra.kubelet.sim.KubeletServer;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.ClientOptions;
+import io.jdra.runtime.client.Clients;
+import io.jdra.scheduler.SchedulerOptions;
+import io.jdra.scheduler.SchedulerServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The whole DRA cluster of {@code jdra up} in this process: the API server, then each component
+ * with its own client, as in a real cluster. Components are stopped in reverse start order. Not
+ * thread-safe: one thread starts and closes it.
+ */
+public final class LocalCluster implements AutoCloseable {
+  /** The layout of the data directory; another value means another jdra made it. */
+  static final String DATA_LAYOUT = "jdra-up/1";
+
+  private static final String LAYOUT_FILE = "jdra-up-layout";
+
+  private final Ctx ctx;
+  private final UpOptions options;
+  private final Deque<Stoppable> started = new ArrayDeque<>();
+  private EmbeddedApiServer server;
+  private KubernetesClient admin;
+
+  /** Something that was started and must be stopped, named for messages. */
+  private record Stoppable(String name, AutoCloseable stop) {}
+
+  private final DriverFlags.Parser driverFlags;
+
+  private LocalCluster(Ctx ctx, UpOptions options, DriverFlags.Parser driverFlags) {
+    this.ctx = ctx;
+    this.options = options;
+    this.driverFlags = driverFlags;
+  }
+
+  /**
+   * Starts everything and returns once every component started; readiness (nodes Ready, slices
+   * published) is {@link Readiness}'s. On failure stops what was started and rethrows.
+   */
+  public static LocalCluster start(Ctx ctx, UpOptions options, DriverFlags.Parser driverFlags) {
+    LocalCluster c = new LocalCluster(ctx, options, driverFlags);
+    try {
+      c.startAll();
+      return c;
+    } catch (RuntimeException | Error e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  private void startAll() {
+    prepareDataDir();
+    server = startApiServer();
+    started.push(new Stoppable("apiserver", server));
+    admin = newClient("admin", -1, 0);
+    installDeviceClasses();
+    startControllerManager();
+    startScheduler();
+    startNodes();
+  }
+
+  private void prepareDataDir() {
+    Path dir = options.dataDir();
+    Path layout = dir.resolve(LAYOUT_FILE);
+    try {
+      Files.createDirectories(dir);
+      if (Files.exists(layout)) {
+        String found = Files.readString(layout, StandardCharsets.UTF_8).strip();
+        if (!found.equals(DATA_LAYOUT)) {
+          throw new IllegalStateException(
+              "data dir "
+                  + dir
+                  + " was written by another jdra version (layout \""
+                  + found
+                  + "\", this one uses \""
+                  + DATA_LAYOUT
+                  + "\"): pass another --data-dir, or remove that one to start afresh");
+        }
+      } else {
+        Files.writeString(layout, DATA_LAYOUT + "\n", StandardCharsets.UTF_8);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("prepare data dir " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private EmbeddedApiServer startApiServer() {
+    ApiServerOptions o =
+        ApiServerOptions.inMemory()
+            .withPort(options.port())
+            .withDataDir(options.inMemory() ? null : options.dataDir())
+            .withSecurity(true)
+            .withKubeconfig(kubeconfig())
+            .withFeatureGates(options.featureGates());
+    try {
+      return EmbeddedApiServer.start(o);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(apiServerFailure(e), e);
+    }
+  }
+
+  private String apiServerFailure(RuntimeException e) {
+    String msg = String.valueOf(e.getMessage());
+    if (msg.contains("Address already in use") || msg.contains("BindException")) {
+      return "start API server: port "
+          + options.port()
+          + " is in use; stop what listens there or pass --port";
+    }
+    return "start API server: " + msg;
+  }
+
+  /** The kubeconfig {@code jdra up} writes for the user (and its own components read). */
+  public Path kubeconfig() {
+    return options.dataDir().resolve("kubeconfig");
+  }
+
+  /**
+   * A client of its own for a component, named in its user agent and rate-limited with the
+   * component's upstream QPS and burst, as in a real cluster.
+   */
+  KubernetesClient newClient(String component, float qps, int burst) {
+    KubernetesClient c =
+        Clients.create(
+            ClientOptions.forComponent("jdra-" + component, qps, burst)
+                .withKubeconfig(kubeconfig().toString()));
+    started.push(new Stoppable("client " + component, c));
+    return c;
+  }
+
+  private void installDeviceClasses() {
+    for (String profile : options.profiles()) {
+      DeviceClass dc = DeviceClasses.forProfile(profile, options.extendedResourceName());
+      admin.resource(dc).serverSideApply();
+      ctx.logger().v(2).info("Installed DeviceClass", "deviceClass", dc.getMetadata().getName());
+    }
+  }
+
+  private void startControllerManager() {
+    KubernetesClient client =
+        newClient(
+            "controller-manager",
+            ClientOptions.CONTROLLER_MANAGER_QPS,
+            ClientOptions.CONTROLLER_MANAGER_BURST);
+    ControllerManager.Handle h =
+        ControllerManager.start(
+            ctx.withName("controller-manager"),
+            client,
+            ControllerManagerOptions.defaults().withFeatureGates(options.featureGates()));
+    started.push(new Stoppable("controller-manager", h::stop));
+    awaitSynced("controller-manager", h.synced());
+  }
+
+  private void startScheduler() {
+    KubernetesClient client =
+        newClient("scheduler", ClientOptions.SCHEDULER_QPS, ClientOptions.SCHEDULER_BURST);
+    SchedulerServer.Handle h =
+        SchedulerServer.start(
+            ctx.withName("scheduler"),
+            client,
+            SchedulerOptions.defaults().withFeatureGates(options.featureGates()));
+    started.push(new Stoppable("scheduler", h));
+    awaitSynced("scheduler", h.synced());
+  }
+
+  /**
+   * Starts every node's kubelet and its drivers. The nodes share one kubelet HTTP server (for
+   * container logs); each node has its own client, shared by its kubelet and drivers.
+   */
+  private void startNodes() {
+    KubeletServer logs;
+    try {
+      logs = KubeletServer.start("127.0.0.1", 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("start the kubelet endpoint: " + e.getMessage(), e);
+    }
+    started.push(new Stoppable("kubelet endpoint", logs));
+    List<CompletableFuture<Void>> ready = new ArrayList<>();
+    for (int i = 1; i <= options.nodes(); i++) {
+      ready.add(startNode(UpOptions.nodeName(i), logs));
+    }
+    awaitSynced("kubelets", CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)));
+  }
+
+  private CompletableFuture<Void> startNode(String node, KubeletServer logs) {
+    KubernetesClient client =
+        newClient("kubelet/" + node, ClientOptions.KUBELET_QPS, ClientOptions.KUBELET_BURST);
+    Path root = options.nodeRoot(node);
+    Ctx nodeCtx = ctx.withName("kubelet").withValues("node", node);
+    Kubelet.Handle kubelet;
+    try {
+      kubelet = Kubelet.start(nodeCtx, KubeletOptions.of(client, node, root, logs));
+    } catch (IOException e) {
+      throw new UncheckedIOException("start kubelet " + node + ": " + e.getMessage(), e);
+    }
+    started.push(new Stoppable("kubelet " + node, kubelet));
+    for (String profile : options.profiles()) {
+      Flags flags = DriverFlags.forDriver(driverFlags, options, profile, node, root);
+      ExampleDriver driver = ExampleDriver.start(ctx, flags, client);
+      started.push(new Stoppable("driver " + flags.driverName() + " on " + node, driver::stop));
+    }
+    return kubelet.ready();
+  }
+
+  private static void awaitSynced(
+      String component, java.util.concurrent.CompletableFuture<Void> synced) {
+    try {
+      synced.get(2, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while starting " + component, e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(
+          "start " + component + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(component + " did not start within 2 minutes", e);
+    }
+  }
+
+  /** The API server of this cluster. */
+  public EmbeddedApiServer server() {
+    return server;
+  }
+
+  /** The admin client (the user's identity). */
+  public KubernetesClient admin() {
+    return admin;
+  }
+
+  /** Stops every component, newest first; never throws, logs what failed to stop. */
+  @Override
+  public void close() {
+    while (!started.isEmpty()) {
+      Stoppable s = started.pop();
+      long t0 = System.nanoTime();
+      try {
+        s.stop().close();
+      } catch (Exception e) {
+        ctx.logger().error(e, "Stopping failed", "component", s.name());
+      }
+      long ms = (System.nanoTime() - t0) / 1_000_000;
+      // Slow stops are what make Ctrl-C slow: name them.
+      (ms >= 1000 ? ctx.logger() : ctx.logger().v(3))
+          .info("Stopped", "component", s.name(), "durationMs", ms);
+    }
+  }
+}
