@@ -35,7 +35,8 @@ class DriverFlagsTest {
             mixed,
             "cpu",
             List.of("--cpu-numa-nodes=1", "--binding-conditions")),
-        new Case("net drivers get only common flags", mixed, "net", List.of("--binding-conditions")),
+        new Case(
+            "net drivers get only common flags", mixed, "net", List.of("--binding-conditions")),
         new Case("nothing given", List.of(), "gpu", List.of()));
   }
 
