@@ -11,6 +11,9 @@ import picocli.CommandLine;
 final class Errors {
   static final int EXIT_ERROR = 1;
 
+  /** An unknown subcommand: a usage error, as kubectl and cobra report it. */
+  static final int EXIT_UNKNOWN_COMMAND = 2;
+
   private Errors() {}
 
   /** Bad flags or arguments: the one-line message and how to get help. */
@@ -19,10 +22,28 @@ final class Errors {
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
       CommandLine cl = ex.getCommandLine();
       PrintWriter err = cl.getErr();
+      String unknown = unknownCommand(ex);
+      if (unknown != null) {
+        err.println("error: unknown command " + unknown);
+        err.println("Commands: " + String.join(", ", cl.getSubcommands().keySet()));
+        err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+        return EXIT_UNKNOWN_COMMAND;
+      }
       err.println("error: " + oneLine(ex.getMessage()));
       err.println("Run '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
       return EXIT_ERROR;
     }
+  }
+
+  /** The first unmatched word where a subcommand was expected, or null. */
+  private static String unknownCommand(CommandLine.ParameterException ex) {
+    if (!(ex instanceof CommandLine.UnmatchedArgumentException u)
+        || ex.getCommandLine().getSubcommands().isEmpty()
+        || u.getUnmatched().isEmpty()) {
+      return null;
+    }
+    String first = u.getUnmatched().get(0);
+    return first.startsWith("-") ? null : first;
   }
 
   /** Failures while a command runs. */

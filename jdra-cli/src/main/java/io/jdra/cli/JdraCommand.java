@@ -67,6 +67,14 @@ final class JdraCommand implements Runnable {
   private static final class Execution implements CommandLine.IExecutionStrategy {
     @Override
     public int execute(CommandLine.ParseResult parseResult) {
+      // picocli lets --help hide parse errors ("jdra NOSUCH --help" would print help and exit 0):
+      // a word that is no command stays an error.
+      for (CommandLine.ParseResult r = parseResult; r != null; r = r.subcommand()) {
+        if (!r.unmatched().isEmpty()) {
+          throw new CommandLine.UnmatchedArgumentException(
+              r.commandSpec().commandLine(), r.unmatched());
+        }
+      }
       // Inherited options write through to the root command's mixin, wherever they were given.
       ((JdraCommand) parseResult.commandSpec().userObject()).global.applyLogging();
       return new CommandLine.RunLast().execute(parseResult);

@@ -81,7 +81,6 @@ class CliTest {
 
   static Stream<Arguments> userMistakes() {
     return Stream.of(
-        Arguments.of(List.of("frobnicate"), "error: Unmatched argument at index 0: 'frobnicate'"),
         Arguments.of(List.of("--nope"), "error: Unknown option: '--nope'"),
         Arguments.of(
             List.of("-v", "loud", "version"),
@@ -100,6 +99,25 @@ class CliTest {
             List.of("version", "-o", "xml"),
             "error: Invalid value for option '--output': expected one of [text, json]"
                 + " (case-insensitive) but was 'xml'"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unknownCommands")
+  void anUnknownCommandExitsTwoAndListsTheCommandsEvenWithHelp(List<String> args) {
+    Result r = run(args.toArray(String[]::new));
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    List<String> lines = r.err().lines().toList();
+    assertThat(lines.get(0)).isEqualTo("error: unknown command NOSUCH");
+    assertThat(lines.get(1)).startsWith("Commands: ").contains("apiserver").contains("version");
+  }
+
+  static Stream<List<String>> unknownCommands() {
+    return Stream.of(
+        List.of("NOSUCH"),
+        List.of("NOSUCH", "--help"),
+        List.of("--help", "NOSUCH"),
+        List.of("-v", "2", "NOSUCH", "-h"));
   }
 
   @ParameterizedTest(name = "{0}")
