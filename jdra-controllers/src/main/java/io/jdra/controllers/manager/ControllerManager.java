@@ -235,8 +235,8 @@ public final class ControllerManager {
           if (runCtx.isCancelled()) {
             return;
           }
-          // An early "false" is an informer that failed to start (its first list failed and
-          // fabric8 does not retry it): waiting longer would never succeed.
+          // Informers retry a failed list themselves (InformerFactory); an early "false" would
+          // be one that stopped anyway, and waiting longer would never succeed.
           if (System.nanoTime() - start < SYNC_LOG_INTERVAL.toNanos() / 2) {
             throw new IllegalStateException(
                 "an informer failed to start (its first list failed; see the log above)");

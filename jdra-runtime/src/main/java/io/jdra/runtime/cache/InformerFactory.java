@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
  * <p>Use: create the informers a component needs ({@link #informer}), add indexers and handlers,
  * then {@link #start(Ctx)}; wait with {@link #waitForCacheSync} before workers start. Informers
  * asked for after {@code start} are started by the next {@code start} call, as upstream. No resync
- * (period 0), as upstream controllers use. Thread-safe.
+ * (period 0), as upstream controllers use. A failed list or watch is retried for as long as the
+ * informer runs, the first list included, as client-go's reflector does. Thread-safe.
  */
 public final class InformerFactory {
   private final KubernetesClient client;
@@ -54,9 +55,20 @@ public final class InformerFactory {
         informers.computeIfAbsent(
             key,
             k ->
-                namespace == null
-                    ? client.resources(type).inAnyNamespace().runnableInformer(0)
-                    : client.resources(type).inNamespace(namespace).runnableInformer(0));
+                (namespace == null
+                        ? client.resources(type).inAnyNamespace().runnableInformer(0)
+                        : client.resources(type).inNamespace(namespace).runnableInformer(0))
+                    .exceptionHandler(InformerFactory::retryAfterException));
+  }
+
+  /**
+   * client-go's reflector retries a failed list or watch with backoff for as long as the informer
+   * runs, also before its first list succeeded; fabric8 by default gives up on a failed first list
+   * and stops the informer, so a component started while the API server is slow would never sync.
+   * fabric8 backs off between attempts itself.
+   */
+  static boolean retryAfterException(boolean isStarted, Throwable t) {
+    return true;
   }
 
   /** A lister over the shared informer of this type (all namespaces). */
