@@ -182,6 +182,11 @@ final class SyncClaim {
           .resource(updated)
           .update();
     } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        // Deleted meanwhile (by its owner's garbage collection, say): nothing left to release.
+        ctx.logger().v(5).info("Claim already gone", "claim", kobj(claim));
+        return;
+      }
       throw SyncException.wrap("remove finalizer of claim " + kobj(claim), e);
     }
     ctx.logger()
