@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
       SchedulerCommand.class,
       ExplainCommand.class,
       UpCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {
@@ -52,6 +53,8 @@ final class JdraCommand implements Runnable {
         "jdra.controllers",
         io.jdra.controllers.manager.Controllers.known(
             io.jdra.controllers.manager.Controllers.builtIn()));
+    System.setProperty(
+        "jdra.bench-workloads", String.join(", ", io.jdra.cli.bench.Workload.known().keySet()));
     CommandLine cl = new CommandLine(new JdraCommand());
     cl.setUsageHelpWidth(100);
     cl.setOut(out);
