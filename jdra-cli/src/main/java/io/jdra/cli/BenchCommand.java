@@ -106,16 +106,25 @@ final class BenchCommand implements Runnable {
         }
         return templates;
       }
-      for (String up : new String[] {"..", "../..", "."}) {
-        Path p = Path.of(up).resolve(TEMPLATES).normalize();
-        if (Files.isDirectory(p)) {
-          return p;
-        }
+      Path found = find(Path.of("").toAbsolutePath());
+      if (found != null) {
+        return found;
       }
       throw new UserException(
-          "upstream's scheduler_perf templates not found (../"
+          "upstream's scheduler_perf templates ("
               + TEMPLATES
-              + "); pass --templates DIR");
+              + ") not in the working directory nor a parent; pass --templates DIR");
+    }
+
+    /** The templates under {@code dir} or its nearest parent that has them, or null. */
+    static Path find(Path dir) {
+      for (Path p = dir; p != null; p = p.getParent()) {
+        Path t = p.resolve(TEMPLATES);
+        if (Files.isDirectory(t)) {
+          return t;
+        }
+      }
+      return null;
     }
   }
 }

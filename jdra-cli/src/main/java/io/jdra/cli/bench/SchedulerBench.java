@@ -316,6 +316,8 @@ public final class SchedulerBench {
             .withMasterUrl(server.url().toString())
             .withNamespace("default")
             .withRequestRetryBackoffLimit(0)
+            // A request queued behind a burst of creates on a loaded machine is slow, not lost.
+            .withRequestTimeout((int) Duration.ofMinutes(5).toMillis())
             .withMaxConcurrentRequests(1024)
             .withMaxConcurrentRequestsPerHost(1024);
     if (server.token() != null) {
