@@ -37,8 +37,20 @@ import java.util.concurrent.TimeUnit;
  */
 final class TestCluster implements AutoCloseable {
   static final String DRIVER = "gpu.example.com";
-  static final Path EXAMPLES =
-      Path.of("/work/shared/upstream-dra/examples/dra-example-driver/demo/examples");
+  static final Path EXAMPLES = examples().resolve("dra-example-driver/demo/examples");
+
+  /** The upstream example manifests beside the project (../shared/upstream-dra/examples). */
+  private static Path examples() {
+    for (Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        p != null;
+        p = p.getParent()) {
+      Path c = p.resolve("../shared/upstream-dra/examples").normalize();
+      if (java.nio.file.Files.isDirectory(c)) {
+        return c;
+      }
+    }
+    throw new IllegalStateException("upstream examples (../shared/upstream-dra/examples) absent");
+  }
 
   final TestApiServer server;
   final KubernetesClient client;
