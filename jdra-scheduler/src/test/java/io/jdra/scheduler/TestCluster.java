@@ -20,6 +20,7 @@ import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import io.jdra.testing.apiserver.TestApiServer;
 import io.jdra.testing.objects.Make;
+import io.jdra.testing.objects.UpstreamExamples;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,20 +38,12 @@ import java.util.concurrent.TimeUnit;
  */
 final class TestCluster implements AutoCloseable {
   static final String DRIVER = "gpu.example.com";
-  static final Path EXAMPLES = examples().resolve("dra-example-driver/demo/examples");
-
-  /** The upstream example manifests beside the project (../shared/upstream-dra/examples). */
-  private static Path examples() {
-    for (Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        p != null;
-        p = p.getParent()) {
-      Path c = p.resolve("../shared/upstream-dra/examples").normalize();
-      if (java.nio.file.Files.isDirectory(c)) {
-        return c;
-      }
-    }
-    throw new IllegalStateException("upstream examples (../shared/upstream-dra/examples) absent");
-  }
+  static final Path EXAMPLES =
+      UpstreamExamples.dir()
+          .orElseThrow(() ->
+              new IllegalStateException(
+                  "upstream examples (../shared/upstream-dra/examples) absent"))
+          .resolve("dra-example-driver/demo/examples");
 
   final TestApiServer server;
   final KubernetesClient client;

@@ -14,11 +14,13 @@ import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import io.jdra.testing.apiserver.WithApiServer;
 import io.jdra.testing.objects.Allocations;
+import io.jdra.testing.objects.UpstreamExamples;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -200,13 +202,9 @@ class ResourceClaimControllerIntegrationTest {
   }
 
   static Path upstreamExample(String relative) {
-    for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      Path candidate = p.resolve("../shared/upstream-dra/examples").normalize().resolve(relative);
-      if (Files.exists(candidate)) {
-        return candidate;
-      }
-    }
-    Assumptions.abort("upstream examples (../shared/upstream-dra/examples) absent; skipping");
-    return null;
+    Optional<Path> dir = UpstreamExamples.dir();
+    Assumptions.assumeTrue(
+        dir.isPresent(), "upstream examples (../shared/upstream-dra/examples) absent; skipping");
+    return dir.get().resolve(relative);
   }
 }
