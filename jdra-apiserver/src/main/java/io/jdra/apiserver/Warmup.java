@@ -1,7 +1,7 @@
 package io.jdra.apiserver;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.WriteOptions;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.Json;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.TreeMap;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.WriteOptions;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -11,6 +11,7 @@ import io.jdra.allocator.Allocator;
 import io.jdra.api.archfixture.ApiReachingIntoCli;
 import io.jdra.api.archfixture.ApiUsingAllocatorInternals;
 import io.jdra.api.archfixture.ApiUsingTheClient;
+import io.jdra.apiserver.admission.archfixture.AdmissionReachingIntoRest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -34,6 +35,21 @@ class ArchitectureTest {
     assertThat(production).as("jdra classes imported").isNotEmpty();
     return ModuleRules.all().stream()
         .map(rule -> DynamicTest.dynamicTest(rule.getDescription(), () -> rule.check(production)));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> apiServerPackagesFollowTheirLayers() {
+    return ApiServerLayers.all().stream()
+        .map(rule -> DynamicTest.dynamicTest(rule.getDescription(), () -> rule.check(production)));
+  }
+
+  @Test
+  void anAdmissionPluginReachingIntoRestIsReported() {
+    EvaluationResult result =
+        evaluate(ApiServerLayers.onlyAllowedLayers("admission"), AdmissionReachingIntoRest.class);
+    assertThat(result.hasViolation()).isTrue();
+    assertThat(result.getFailureReport().toString())
+        .contains("io.jdra.apiserver.rest.ObjectService");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package io.jdra.apiserver.admission;
 
 import io.jdra.api.features.FeatureGates;
-import io.jdra.apiserver.rest.Cause;
+import io.jdra.apiserver.meta.Cause;
 import java.time.Clock;
 import java.util.List;
 

@@ -3,8 +3,8 @@ package io.jdra.apiserver.admission;
 import static io.jdra.apiserver.admission.Trees.obj;
 import static io.jdra.apiserver.admission.Trees.str;
 
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Cause;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Cause;
 import java.util.List;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;

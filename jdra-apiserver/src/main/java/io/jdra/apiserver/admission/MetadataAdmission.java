@@ -1,7 +1,7 @@
 package io.jdra.apiserver.admission;
 
-import io.jdra.apiserver.rest.Cause;
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.Cause;
+import io.jdra.apiserver.meta.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

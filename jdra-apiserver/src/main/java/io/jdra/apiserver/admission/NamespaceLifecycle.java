@@ -1,7 +1,7 @@
 package io.jdra.apiserver.admission;
 
+import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
 import java.util.Set;
 
 /**

@@ -1,9 +1,9 @@
 package io.jdra.apiserver.controllers;
 
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
 import io.jdra.apiserver.rest.DeleteOptions;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.WriteOptions;
 import io.jdra.apiserver.storage.StoredObject;

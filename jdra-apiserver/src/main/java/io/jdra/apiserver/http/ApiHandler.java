@@ -1,9 +1,9 @@
 package io.jdra.apiserver.http;
 
 import io.jdra.api.validation.GoFormat;
+import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.Patching;
 import io.vertx.core.Handler;

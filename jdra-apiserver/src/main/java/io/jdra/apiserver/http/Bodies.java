@@ -1,10 +1,10 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.protobuf.KubernetesProtobuf;
 import io.jdra.apiserver.protobuf.ProtobufException;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Json;
 import java.util.List;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;

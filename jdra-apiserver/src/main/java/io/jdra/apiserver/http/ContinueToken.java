@@ -1,7 +1,7 @@
 package io.jdra.apiserver.http;
 
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import tools.jackson.databind.JsonNode;

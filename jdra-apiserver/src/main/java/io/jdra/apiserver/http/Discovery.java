@@ -1,8 +1,8 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.Json;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.node.ArrayNode;

@@ -1,8 +1,8 @@
 package io.jdra.apiserver.http;
 
 import io.jdra.apiserver.convert.Conversion;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.storage.ListPage;
 import io.jdra.apiserver.storage.StoredObject;
 import io.vertx.core.buffer.Buffer;

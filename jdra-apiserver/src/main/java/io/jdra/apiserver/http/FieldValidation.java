@@ -1,12 +1,12 @@
 package io.jdra.apiserver.http;
 
 import io.jdra.api.validation.GoFormat;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Cause;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.patch.StrictDecoding;
 import io.jdra.apiserver.patch.TypeCheck;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Cause;
-import io.jdra.apiserver.rest.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

@@ -1,7 +1,7 @@
 package io.jdra.apiserver.http;
 
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Cause;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Cause;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

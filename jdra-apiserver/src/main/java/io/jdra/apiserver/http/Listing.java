@@ -1,6 +1,6 @@
 package io.jdra.apiserver.http;
 
-import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.storage.ListPage;
 import io.jdra.apiserver.storage.StorageException;

@@ -1,9 +1,9 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.patch.OpenApiSchemas;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,8 +1,8 @@
 package io.jdra.apiserver.http;
 
-import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.rest.DeleteOptions;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.Names;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.WriteOptions;
@@ -31,7 +31,7 @@ final class PodSubresources {
           r.type(),
           r.name(),
           List.of(
-              new io.jdra.apiserver.rest.Cause(
+              new io.jdra.apiserver.meta.Cause(
                   "FieldValueRequired", "Required value", "target.name")));
     }
     String now = Names.timestamp(service.clock().instant());

@@ -1,12 +1,12 @@
 package io.jdra.apiserver.http;
 
 import io.jdra.apiserver.convert.Conversion;
+import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.FieldSelector;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.meta.LabelSelector;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
 import io.jdra.apiserver.rest.DeleteOptions;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.Patching;
 import io.jdra.apiserver.rest.WriteOptions;

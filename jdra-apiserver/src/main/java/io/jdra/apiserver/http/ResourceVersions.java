@@ -1,6 +1,6 @@
 package io.jdra.apiserver.http;
 
-import io.jdra.apiserver.rest.ApiException;
+import io.jdra.apiserver.meta.ApiException;
 import io.vertx.core.Vertx;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;

@@ -1,7 +1,7 @@
 package io.jdra.apiserver.http;
 
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import tools.jackson.databind.JsonNode;

@@ -1,8 +1,8 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.registry.ResourceType.Column;
-import io.jdra.apiserver.rest.Json;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

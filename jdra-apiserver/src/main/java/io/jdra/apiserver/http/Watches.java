@@ -1,8 +1,8 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.ApiException;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.storage.ResourceStore;
 import io.jdra.apiserver.storage.StorageException;

@@ -1,11 +1,11 @@
 package io.jdra.apiserver.protobuf;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.protobuf.ProtoSchema.Field;
 import io.jdra.apiserver.protobuf.ProtoSchema.Kind;
 import io.jdra.apiserver.protobuf.ProtoSchema.Message;
 import io.jdra.apiserver.protobuf.ProtoSchema.Value;
 import io.jdra.apiserver.protobuf.Scalars.Spec;
-import io.jdra.apiserver.rest.Json;
 import java.math.BigInteger;
 import java.util.Base64;
 import java.util.HashMap;

@@ -2,6 +2,9 @@ package io.jdra.apiserver.rest;
 
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.admission.NamespaceLifecycle;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Cause;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.storage.ResourceStore;

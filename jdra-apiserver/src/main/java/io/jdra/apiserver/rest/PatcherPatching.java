@@ -1,5 +1,8 @@
 package io.jdra.apiserver.rest;
 
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Cause;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.patch.PatchException;
 import io.jdra.apiserver.patch.PatchType;
 import io.jdra.apiserver.patch.Patcher;

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.rest;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.storage.StoredObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.rest;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
 import java.time.Instant;
 import java.util.HashSet;

@@ -2,8 +2,8 @@ package io.jdra.apiserver.bench;
 
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
-import io.jdra.apiserver.rest.Json;
 import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.WriteOptions;
 import java.util.concurrent.TimeUnit;

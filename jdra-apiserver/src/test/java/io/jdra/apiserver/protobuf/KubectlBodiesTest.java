@@ -2,7 +2,7 @@ package io.jdra.apiserver.protobuf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

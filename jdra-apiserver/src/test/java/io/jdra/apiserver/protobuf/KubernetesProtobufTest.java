@@ -5,7 +5,7 @@ import static io.jdra.apiserver.protobuf.Pb.msg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static io.jdra.apiserver.protobuf.Pb.msg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdra.apiserver.EmbeddedApiServer;
-import io.jdra.apiserver.rest.Json;
+import io.jdra.apiserver.meta.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,6 +2,7 @@ package io.jdra.apiserver.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.storage.StoredObject;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

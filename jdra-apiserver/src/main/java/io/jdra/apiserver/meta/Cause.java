@@ -1,4 +1,4 @@
-package io.jdra.apiserver.rest;
+package io.jdra.apiserver.meta;
 
 /**
  * One entry of {@code Status.details.causes}.

@@ -1,4 +1,4 @@
-package io.jdra.apiserver.rest;
+package io.jdra.apiserver.meta;
 
 import io.jdra.apiserver.registry.ResourceType;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.jdra.apiserver.rest;
+package io.jdra.apiserver.meta;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
