@@ -2,10 +2,12 @@ package io.jdra.apiserver;
 
 import io.jdra.api.features.FeatureGates;
 import io.jdra.apiserver.admission.Admission;
+import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.rest.Patching;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,6 +25,8 @@ import java.util.Objects;
  * @param watchHistory events remembered per resource for watch resumption
  * @param clock time source for timestamps
  * @param featureGates feature gates of the DRA admission (field dropping)
+ * @param tokenUsers bearer tokens of users besides the admin (whose token the kubeconfig carries),
+ *     as upstream's {@code --token-auth-file}; used when {@code requireToken} is on
  */
 public record ApiServerOptions(
     String bindAddress,
@@ -36,7 +40,8 @@ public record ApiServerOptions(
     Duration bookmarkInterval,
     int watchHistory,
     Clock clock,
-    FeatureGates featureGates) {
+    FeatureGates featureGates,
+    Map<String, UserInfo> tokenUsers) {
 
   public ApiServerOptions {
     Objects.requireNonNull(bindAddress, "bind address");
@@ -53,6 +58,7 @@ public record ApiServerOptions(
     Objects.requireNonNull(patching, "patching");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(featureGates, "feature gates");
+    tokenUsers = Map.copyOf(tokenUsers);
   }
 
   /** In memory, plain HTTP on a free loopback port, no token: what tests want. */
@@ -69,7 +75,8 @@ public record ApiServerOptions(
         Duration.ofSeconds(60),
         10_000,
         Clock.systemUTC(),
-        FeatureGates.defaults());
+        FeatureGates.defaults(),
+        Map.of());
   }
 
   public ApiServerOptions withPort(int p) {
@@ -85,7 +92,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withBindAddress(String a) {
@@ -101,7 +109,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withDataDir(Path d) {
@@ -117,7 +126,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   /** HTTPS plus a required bearer token. */
@@ -134,7 +144,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withKubeconfig(Path k) {
@@ -150,7 +161,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withAdmission(Admission a) {
@@ -166,7 +178,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withPatching(Patching p) {
@@ -182,7 +195,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withBookmarkInterval(Duration d) {
@@ -198,7 +212,8 @@ public record ApiServerOptions(
         d,
         watchHistory,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withWatchHistory(int n) {
@@ -214,7 +229,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         n,
         clock,
-        featureGates);
+        featureGates,
+        tokenUsers);
   }
 
   public ApiServerOptions withFeatureGates(FeatureGates g) {
@@ -230,7 +246,8 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         clock,
-        g);
+        g,
+        tokenUsers);
   }
 
   public ApiServerOptions withClock(Clock c) {
@@ -246,6 +263,25 @@ public record ApiServerOptions(
         bookmarkInterval,
         watchHistory,
         c,
-        featureGates);
+        featureGates,
+        tokenUsers);
+  }
+
+  /** Adds users by their bearer tokens (see {@code tokenUsers}). */
+  public ApiServerOptions withTokenUsers(Map<String, UserInfo> users) {
+    return new ApiServerOptions(
+        bindAddress,
+        port,
+        dataDir,
+        tls,
+        requireToken,
+        kubeconfig,
+        admission,
+        patching,
+        bookmarkInterval,
+        watchHistory,
+        clock,
+        featureGates,
+        users);
   }
 }

@@ -2,6 +2,14 @@ package io.jdra.apiserver;
 
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.admission.BuiltInAdmission;
+import io.jdra.apiserver.admission.NodeRestriction;
+import io.jdra.apiserver.admission.ResourceSlicePolicy;
+import io.jdra.apiserver.auth.Authorizer;
+import io.jdra.apiserver.auth.BootstrapPolicy;
+import io.jdra.apiserver.auth.NodeAuthorizer;
+import io.jdra.apiserver.auth.StoredNodeGraph;
+import io.jdra.apiserver.auth.TokenAuthenticator;
+import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.http.ApiHandler;
 import io.jdra.apiserver.http.ConnectionTimeouts;
 import io.jdra.apiserver.meta.ApiException;
@@ -20,8 +28,11 @@ import io.vertx.core.net.OpenSSLEngineOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,9 +96,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
       storage.recover();
       ResourceRegistry registry = ResourceRegistry.builtIn();
       registry.all().forEach(t -> storage.store(t.key()));
+      // NodeRestriction is a mutating-phase plugin upstream, the ResourceSlice policy a
+      // ValidatingAdmissionPolicy: the one before the kinds' own checks, the other after them.
       Admission admission =
           Admission.chain(
-              List.of(new BuiltInAdmission(o.featureGates(), o.clock()), o.admission()));
+              List.of(
+                  new NodeRestriction(),
+                  Admission.objectWrites(new BuiltInAdmission(o.featureGates(), o.clock())),
+                  ResourceSlicePolicy.exampleDriver(),
+                  Admission.objectWrites(o.admission())));
       ObjectService service =
           new ObjectService(registry, storage, admission, o.clock(), o.patching());
       createNamespaces(service);
@@ -97,7 +114,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
       vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
       Controllers controllers = new Controllers(service, vertx);
       ApiHandler handler =
-          new ApiHandler(service, o.patching(), vertx, token, o.bookmarkInterval(), () -> true);
+          new ApiHandler(
+              service,
+              o.patching(),
+              vertx,
+              token == null ? null : authenticator(token, o),
+              token == null ? Authorizer.ALWAYS_ALLOW : authorizer(storage),
+              o.bookmarkInterval(),
+              () -> true);
       List<HttpServer> servers = listen(vertx, o, handler, sec, loops);
       int port = servers.get(0).actualPort();
       String scheme = sec == null ? "http" : "https";
@@ -107,7 +131,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
       EmbeddedApiServer server =
           new EmbeddedApiServer(o, vertx, storage, service, servers, controllers, url, token, sec);
       if (o.kubeconfig() != null) {
-        Kubeconfig.write(o.kubeconfig(), url, token, sec == null ? null : sec.caPem());
+        Kubeconfig.write(
+            o.kubeconfig(), url, token, sec == null ? null : sec.caPem(), "jdra-admin");
       }
       LOG.info("API server listening on {}", url);
       Warmup.start(service);
@@ -119,6 +144,31 @@ public final class EmbeddedApiServer implements AutoCloseable {
       closeQuietly(vertx, storage);
       throw e;
     }
+  }
+
+  /** The admin's token and the options' users. */
+  private static TokenAuthenticator authenticator(String adminToken, ApiServerOptions o) {
+    Map<String, UserInfo> users = new HashMap<>(o.tokenUsers());
+    users.put(adminToken, UserInfo.admin());
+    return new TokenAuthenticator(users);
+  }
+
+  /** Node,RBAC, as kubeadm configures kube-apiserver's {@code --authorization-mode}. */
+  private static Authorizer authorizer(Storage storage) {
+    return Authorizer.union(
+        List.of(
+            new NodeAuthorizer(new StoredNodeGraph(storage), BootstrapPolicy.nodeRules()),
+            BootstrapPolicy.rbac()));
+  }
+
+  /**
+   * Writes a kubeconfig for this server with another user's token (a component's own identity),
+   * private to the user, as {@code kubeconfig} is for the admin.
+   *
+   * @param user the user entry's name in the file (for people reading it)
+   */
+  public void writeKubeconfig(Path file, String bearerToken, String user) throws IOException {
+    Kubeconfig.write(file, url, bearerToken, security == null ? null : security.caPem(), user);
   }
 
   private static Persistence persistence(ApiServerOptions o) {

@@ -11,7 +11,8 @@ import java.util.Base64;
 final class Kubeconfig {
   private Kubeconfig() {}
 
-  static void write(Path file, URI server, String token, String caPem) throws IOException {
+  static void write(Path file, URI server, String token, String caPem, String user)
+      throws IOException {
     StringBuilder sb = new StringBuilder();
     sb.append("apiVersion: v1\nkind: Config\nclusters:\n- name: jdra\n  cluster:\n");
     sb.append("    server: ").append(server).append('\n');
@@ -20,13 +21,15 @@ final class Kubeconfig {
           .append(Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.UTF_8)))
           .append('\n');
     }
-    sb.append("users:\n- name: jdra-admin\n  user:\n");
+    sb.append("users:\n- name: ").append(user).append("\n  user:\n");
     if (token != null) {
       sb.append("    token: ").append(token).append('\n');
     } else {
       sb.append("    {}\n");
     }
-    sb.append("contexts:\n- name: jdra\n  context:\n    cluster: jdra\n    user: jdra-admin\n");
+    sb.append("contexts:\n- name: jdra\n  context:\n    cluster: jdra\n    user: ")
+        .append(user)
+        .append('\n');
     sb.append("    namespace: default\ncurrent-context: jdra\n");
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {

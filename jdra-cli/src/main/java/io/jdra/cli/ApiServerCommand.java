@@ -2,6 +2,8 @@ package io.jdra.cli;
 
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
+import io.jdra.apiserver.auth.TokenFile;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -50,6 +52,17 @@ final class ApiServerCommand implements Callable<Integer> {
           "Where to write the kubeconfig (default: DIR/kubeconfig, else ./jdra.kubeconfig).")
   Path kubeconfig;
 
+  @Option(
+      names = "--token-auth-file",
+      paramLabel = "FILE",
+      description = {
+        "Users besides the admin, as kube-apiserver's: one CSV record per line,",
+        "token,user,uid,\"group1,group2\"[,\"key=value,...\" extra values]. Requests are",
+        "authorized as kubeadm's cluster (Node,RBAC with the bootstrap roles,",
+        "NodeRestriction); the kubeconfig's admin is in system:masters."
+      })
+  Path tokenAuthFile;
+
   @Override
   public Integer call() throws InterruptedException {
     Path kc =
@@ -66,8 +79,13 @@ final class ApiServerCommand implements Callable<Integer> {
               .withSecurity(true)
               .withKubeconfig(kc)
               .withFeatureGates(parent.global.featureGates());
+      if (tokenAuthFile != null) {
+        o = o.withTokenUsers(TokenFile.read(tokenAuthFile));
+      }
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
+    } catch (IOException e) {
+      throw new UserException("--token-auth-file " + tokenAuthFile + ": " + e.getMessage(), e);
     }
     EmbeddedApiServer server;
     try {

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.admission;
 
+import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.meta.Cause;
 import io.jdra.apiserver.registry.ResourceType;
 import java.util.ArrayList;
@@ -17,7 +18,9 @@ public interface Admission {
   /** The kind of write. */
   enum Operation {
     CREATE,
-    UPDATE
+    UPDATE,
+    /** {@code object} is null, {@code oldObject} the object being deleted. */
+    DELETE
   }
 
   /**
@@ -30,6 +33,7 @@ public interface Admission {
    *     (defaulting, dropping disabled fields)
    * @param oldObject the current object for updates, else null; never modify it
    * @param namespaceLabels labels of a namespace by name (empty when it does not exist)
+   * @param user who asks, or null for the server itself (its own controllers)
    */
   record Request(
       Operation operation,
@@ -37,7 +41,19 @@ public interface Admission {
       String subresource,
       ObjectNode object,
       ObjectNode oldObject,
-      Function<String, java.util.Map<String, String>> namespaceLabels) {}
+      Function<String, java.util.Map<String, String>> namespaceLabels,
+      UserInfo user) {
+    /** A request of the server itself. */
+    public Request(
+        Operation operation,
+        ResourceType type,
+        String subresource,
+        ObjectNode object,
+        ObjectNode oldObject,
+        Function<String, java.util.Map<String, String>> namespaceLabels) {
+      this(operation, type, subresource, object, oldObject, namespaceLabels, null);
+    }
+  }
 
   /**
    * Mutates {@code request.object()} and validates it.
@@ -59,6 +75,18 @@ public interface Admission {
       }
       return causes;
     };
+  }
+
+  /**
+   * Runs {@code a} for creates and updates of objects only: deletes and requests on the {@code
+   * eviction} subresource (whose object is an Eviction, not the pod) pass. For admissions written
+   * for objects being stored.
+   */
+  static Admission objectWrites(Admission a) {
+    return r ->
+        r.operation() == Operation.DELETE || r.subresource().equals("eviction")
+            ? List.of()
+            : a.admit(r);
   }
 
   /** Admits everything unchanged. */

@@ -1,6 +1,10 @@
 package io.jdra.apiserver.http;
 
 import io.jdra.api.validation.GoFormat;
+import io.jdra.apiserver.auth.Authorizer;
+import io.jdra.apiserver.auth.Decision;
+import io.jdra.apiserver.auth.TokenAuthenticator;
+import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
@@ -13,8 +17,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -22,9 +24,9 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The HTTP entry point: authentication, health and discovery endpoints, body reading with the size
- * limit, routing to resources, and turning every failure into a Status (never a 5xx for bad input).
- * Thread-safe; runs on Vert.x event loops.
+ * The HTTP entry point: authentication and authorization, health and discovery endpoints, body
+ * reading with the size limit, routing to resources, and turning every failure into a Status (never
+ * a 5xx for bad input). Thread-safe; runs on Vert.x event loops.
  */
 public final class ApiHandler implements Handler<HttpServerRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
@@ -36,18 +38,21 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
   private final Discovery discovery;
   private final OpenApi openApi;
   private final ResourceHandler resources;
-  private final String token;
+  private final TokenAuthenticator authenticator;
+  private final Authorizer authorizer;
   private final BooleanSupplier ready;
 
   /**
-   * @param token bearer token every request must carry, or null for none
+   * @param authenticator the users of bearer tokens, or null to serve every request as the admin
+   * @param authorizer decides every resource request of an authenticated user
    * @param ready whether /readyz answers ok
    */
   public ApiHandler(
       ObjectService service,
       Patching patching,
       Vertx vertx,
-      String token,
+      TokenAuthenticator authenticator,
+      Authorizer authorizer,
       Duration bookmarkInterval,
       BooleanSupplier ready) {
     this.registry = service.registry();
@@ -58,7 +63,8 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
             service,
             patching,
             new Watches(service, vertx, bookmarkInterval, Duration.ofMinutes(30)));
-    this.token = token;
+    this.authenticator = authenticator;
+    this.authorizer = authorizer;
     this.ready = ready;
   }
 
@@ -105,9 +111,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       }
       default -> {}
     }
-    if (token != null && !authorized(req)) {
-      throw ApiException.unauthorized();
-    }
+    UserInfo user = authenticate(req);
     if (discovery(req, path)) {
       return;
     }
@@ -124,6 +128,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       Responses.json(req.response(), 200, list);
       return;
     }
+    authorize(RequestAttributes.of(user, req, info));
     ResourceType type =
         registry
             .find(info.group(), info.version(), info.resource())
@@ -137,7 +142,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     readBody(
         req,
         body -> {
-          Request r = new Request(req, info, type, body);
+          Request r = new Request(req, info, type, body, user);
           try {
             resources.handle(r);
           } catch (RuntimeException e) {
@@ -148,17 +153,26 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
         });
   }
 
-  /**
-   * Whether the request carries the token. The scheme is case-insensitive (RFC 7235, as upstream's
-   * bearer authenticator); the comparison takes the same time wherever the tokens differ.
-   */
-  private boolean authorized(HttpServerRequest req) {
-    String h = req.getHeader("Authorization");
-    if (h == null || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      return false;
+  /** The user of the request's bearer token; 401 without a known one. */
+  private UserInfo authenticate(HttpServerRequest req) {
+    if (authenticator == null) {
+      return UserInfo.admin();
     }
-    byte[] given = h.substring(7).trim().getBytes(StandardCharsets.UTF_8);
-    return MessageDigest.isEqual(given, token.getBytes(StandardCharsets.UTF_8));
+    return authenticator
+        .authenticate(req.getHeader("Authorization"))
+        .orElseThrow(ApiException::unauthorized);
+  }
+
+  /** 403 Forbidden in upstream's words unless an authorizer allows the request. */
+  private void authorize(io.jdra.apiserver.auth.Attributes a) {
+    Decision d = authorizer.authorize(a);
+    if (d.allowed()) {
+      return;
+    }
+    LOG.debug("Forbidden: {} ({})", a.forbiddenMessage(), d.reason());
+    String why =
+        d.reason().isEmpty() ? a.forbiddenMessage() : a.forbiddenMessage() + ": " + d.reason();
+    throw ApiException.forbidden(a.apiGroup(), a.resource(), a.name(), why);
   }
 
   /** A query that does not decode (e.g. {@code %zz}) is the client's error, not a 500. */

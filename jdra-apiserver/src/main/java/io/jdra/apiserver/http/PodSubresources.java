@@ -37,7 +37,8 @@ final class PodSubresources {
           List.of(new Cause("FieldValueRequired", "Required value", "target.name")));
     }
     var f =
-        BindingREST.bind(service, r.type(), r.namespace(), r.name(), node, WriteOptions.DEFAULT);
+        BindingREST.bind(
+            service, r.type(), r.namespace(), r.name(), node, WriteOptions.DEFAULT.by(r.user()));
     ResourceHandler.respond(r, f, (resp, o) -> Responses.json(resp, 201, created()));
   }
 
@@ -50,10 +51,11 @@ final class PodSubresources {
             Json.text(b, "deleteOptions.propagationPolicy"),
             Json.text(b, "deleteOptions.preconditions.uid"),
             Json.text(b, "deleteOptions.preconditions.resourceVersion"),
-            false);
+            false,
+            r.user());
     ResourceHandler.respond(
         r,
-        EvictionREST.evict(service, r.type(), r.namespace(), r.name(), o),
+        EvictionREST.evict(service, r.type(), r.namespace(), r.name(), b, o),
         (resp, res) -> Responses.json(resp, 201, created()));
   }
 

@@ -1,5 +1,6 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.registry.ResourceType;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -12,12 +13,18 @@ import io.vertx.core.http.HttpServerRequest;
  * @param info the parsed path
  * @param type the resource
  * @param body the request body (empty without one)
+ * @param user who asks
  * @param warnings warnings to send with the response
  */
 record Request(
-    HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body, Warnings warnings) {
-  Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body) {
-    this(http, info, type, body, new Warnings());
+    HttpServerRequest http,
+    RequestInfo info,
+    ResourceType type,
+    Buffer body,
+    UserInfo user,
+    Warnings warnings) {
+  Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body, UserInfo user) {
+    this(http, info, type, body, user, new Warnings());
   }
 
   MultiMap params() {

@@ -174,7 +174,8 @@ final class ResourceHandler {
       String ua = r.http().getHeader("User-Agent");
       manager = ua == null || ua.isEmpty() ? null : ua.split("/", 2)[0];
     }
-    return new WriteOptions(dry != null && dry.equals("All"), manager, "Strict".equals(fv));
+    return new WriteOptions(dry != null && dry.equals("All"), manager, "Strict".equals(fv))
+        .by(r.user());
   }
 
   /**
@@ -329,7 +330,7 @@ final class ResourceHandler {
               + policy
               + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"");
     }
-    return new DeleteOptions(grace, policy, uid, rv, dry);
+    return new DeleteOptions(grace, policy, uid, rv, dry, r.user());
   }
 
   private void delete(Request r) {

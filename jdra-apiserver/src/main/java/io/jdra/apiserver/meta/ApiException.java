@@ -194,6 +194,23 @@ public final class ApiException extends RuntimeException {
         List.of());
   }
 
+  /**
+   * 403 for a request no authorizer allowed, as upstream's {@code NewForbidden}: {@code
+   * resource.group "name" is forbidden: why}, or {@code forbidden: why} for a non-resource path.
+   */
+  public static ApiException forbidden(String group, String resource, String name, String why) {
+    String qualified = group.isEmpty() ? resource : resource + "." + group;
+    String message;
+    if (resource.isEmpty()) {
+      message = "forbidden: " + why;
+    } else if (name == null || name.isEmpty()) {
+      message = qualified + " is forbidden: " + why;
+    } else {
+      message = qualified + " \"" + name + "\" is forbidden: " + why;
+    }
+    return new ApiException(403, "Forbidden", message, name, group, resource, List.of());
+  }
+
   public static ApiException methodNotAllowed(String verb, String what) {
     return new ApiException(
         405,

@@ -1,5 +1,7 @@
 package io.jdra.apiserver.rest;
 
+import io.jdra.apiserver.auth.UserInfo;
+
 /**
  * Options of a delete (query parameters or a DeleteOptions body).
  *
@@ -8,12 +10,30 @@ package io.jdra.apiserver.rest;
  * @param uid precondition, or null
  * @param resourceVersion precondition, or null
  * @param dryRun whether to only check
+ * @param user who deletes, for admission; null for the server itself
  */
 public record DeleteOptions(
     Long gracePeriodSeconds,
     String propagationPolicy,
     String uid,
     String resourceVersion,
-    boolean dryRun) {
-  public static final DeleteOptions DEFAULT = new DeleteOptions(null, null, null, null, false);
+    boolean dryRun,
+    UserInfo user) {
+  public static final DeleteOptions DEFAULT =
+      new DeleteOptions(null, null, null, null, false, null);
+
+  public DeleteOptions(
+      Long gracePeriodSeconds,
+      String propagationPolicy,
+      String uid,
+      String resourceVersion,
+      boolean dryRun) {
+    this(gracePeriodSeconds, propagationPolicy, uid, resourceVersion, dryRun, null);
+  }
+
+  /** The same options for a delete by {@code u}. */
+  public DeleteOptions by(UserInfo u) {
+    return new DeleteOptions(
+        gracePeriodSeconds, propagationPolicy, uid, resourceVersion, dryRun, u);
+  }
 }

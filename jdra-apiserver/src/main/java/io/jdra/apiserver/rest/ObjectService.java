@@ -2,6 +2,7 @@ package io.jdra.apiserver.rest;
 
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.admission.NamespaceLifecycle;
+import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.Cause;
 import io.jdra.apiserver.meta.Json;
@@ -135,7 +136,7 @@ public final class ObjectService {
       meta.put("name", name);
     }
     prepareCreate(t, obj, meta);
-    admit(Admission.Operation.CREATE, t, "", obj, null);
+    admit(Admission.Operation.CREATE, t, "", obj, null, opts.user());
     if (t.namespaced()) {
       requireActiveNamespace(t, ns, name);
     }
@@ -218,12 +219,26 @@ public final class ObjectService {
     return n == null ? Map.of() : n.labels();
   }
 
+  /**
+   * Runs admission for a request on a subresource that does not store the object it carries (an
+   * Eviction of a pod): {@code obj} is that object, {@code old} the current object it is about.
+   */
+  public void admitSubresource(
+      ResourceType t, String sub, ObjectNode obj, ObjectNode old, UserInfo user) {
+    admit(Admission.Operation.CREATE, t, sub, obj, old, user);
+  }
+
   private void admit(
-      Admission.Operation op, ResourceType t, String sub, ObjectNode obj, ObjectNode old) {
+      Admission.Operation op,
+      ResourceType t,
+      String sub,
+      ObjectNode obj,
+      ObjectNode old,
+      UserInfo user) {
     List<Cause> causes =
-        admission.admit(new Admission.Request(op, t, sub, obj, old, this::namespaceLabels));
+        admission.admit(new Admission.Request(op, t, sub, obj, old, this::namespaceLabels, user));
     if (!causes.isEmpty()) {
-      String name = Json.text(obj, "metadata.name");
+      String name = Json.text(obj != null ? obj : old, "metadata.name");
       throw ApiException.invalid(t, name == null ? "" : name, causes);
     }
   }
@@ -299,7 +314,7 @@ public final class ObjectService {
       if (Strategies.finalizersDone(t, next)) {
         return deleteNow(t, storeNs, name, current.resourceVersion(), next, opts.dryRun());
       }
-      admit(Admission.Operation.UPDATE, t, sub, next, old);
+      admit(Admission.Operation.UPDATE, t, sub, next, old, opts.user());
       Strategies.updateGeneration(next, old);
       if (Strategies.unchanged(next, old) || opts.dryRun()) {
         return CompletableFuture.completedFuture(
@@ -349,7 +364,7 @@ public final class ObjectService {
       // batch/v1 Jobs orphan their pods by default, as upstream keeps for compatibility.
       o =
           new DeleteOptions(
-              o.gracePeriodSeconds(), "Orphan", o.uid(), o.resourceVersion(), o.dryRun());
+              o.gracePeriodSeconds(), "Orphan", o.uid(), o.resourceVersion(), o.dryRun(), o.user());
     }
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {
@@ -357,6 +372,7 @@ public final class ObjectService {
       NamespaceLifecycle.checkDelete(t, name);
       checkPreconditions(t, name, current, o);
       ObjectNode obj = Json.parseObject(current.json());
+      admit(Admission.Operation.DELETE, t, "", null, obj, o.user());
       ObjectNode next = Strategies.beginDelete(t, obj, o, clock.instant());
       if (next == null) {
         return deleteNow(t, storeNs, name, current.resourceVersion(), obj, o.dryRun())
