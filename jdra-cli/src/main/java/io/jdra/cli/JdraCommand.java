@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
       ExplainCommand.class,
       UpCommand.class,
       BenchCommand.class,
+      SimulateCommand.class,
       CommandLine.HelpCommand.class
     },
     footer = {

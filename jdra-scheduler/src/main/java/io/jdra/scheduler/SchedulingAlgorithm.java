@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /**
  * Upstream {@code schedulePod}: PreFilter, Filter over the nodes in parallel until enough feasible
@@ -33,6 +35,7 @@ public final class SchedulingAlgorithm {
 
   private final Framework framework;
   private final int percentageOfNodesToScore;
+  private final Supplier<RandomGenerator> random;
   private int nextStartNodeIndex;
 
   /** What an attempt found. */
@@ -54,6 +57,19 @@ public final class SchedulingAlgorithm {
   public SchedulingAlgorithm(Framework framework, int percentageOfNodesToScore) {
     this.framework = framework;
     this.percentageOfNodesToScore = percentageOfNodesToScore;
+    this.random = ThreadLocalRandom::current;
+  }
+
+  /**
+   * With the generator that breaks ties between equally scored nodes: a seeded one makes runs
+   * repeatable ({@code jdra simulate}); with a parallelism of 1 the whole attempt is then
+   * deterministic. Not thread-safe beyond what the generator is.
+   */
+  public SchedulingAlgorithm(
+      Framework framework, int percentageOfNodesToScore, RandomGenerator random) {
+    this.framework = framework;
+    this.percentageOfNodesToScore = percentageOfNodesToScore;
+    this.random = () -> random;
   }
 
   public Framework framework() {
@@ -105,7 +121,7 @@ public final class SchedulingAlgorithm {
       return new Scheduled(feasible.get(0).name(), evaluated, 1);
     }
     long[] scores = framework.runScorePlugins(ctx, state, pod, feasible);
-    return new Scheduled(selectHost(feasible, scores), evaluated, feasible.size());
+    return new Scheduled(selectHost(feasible, scores, random.get()), evaluated, feasible.size());
   }
 
   private static void addRejector(Diagnosis d, Status s) {
@@ -199,7 +215,7 @@ public final class SchedulingAlgorithm {
   }
 
   /** The highest total score; ties broken uniformly at random (upstream reservoir sampling). */
-  static String selectHost(List<NodeInfo> nodes, long[] scores) {
+  static String selectHost(List<NodeInfo> nodes, long[] scores, RandomGenerator random) {
     long best = Long.MIN_VALUE;
     String host = null;
     int ties = 0;
@@ -210,7 +226,7 @@ public final class SchedulingAlgorithm {
         ties = 1;
       } else if (scores[i] == best) {
         ties++;
-        if (ThreadLocalRandom.current().nextInt(ties) == 0) {
+        if (random.nextInt(ties) == 0) {
           host = nodes.get(i).name();
         }
       }

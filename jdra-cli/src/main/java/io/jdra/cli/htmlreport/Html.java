@@ -1,0 +1,22 @@
+package io.jdra.cli.htmlreport;
+
+/** HTML escaping for text and attribute values. */
+final class Html {
+  private Html() {}
+
+  static String esc(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '<' -> sb.append("&lt;");
+        case '>' -> sb.append("&gt;");
+        case '&' -> sb.append("&amp;");
+        case '"' -> sb.append("&quot;");
+        case '\'' -> sb.append("&#39;");
+        default -> sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+}
