@@ -74,7 +74,9 @@ class BasicDemosE2ETest {
     }
     assertThat(seen).as("distinct GPU ids in the containers' environments").hasSize(2);
 
-    up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true").ok();
+    // The namespace comes first in the manifest; its controller may delete the template before
+    // kubectl gets to it, which is not what this test is about.
+    up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found").ok();
     await()
         .atMost(Duration.ofSeconds(60))
         .untilAsserted(() ->
@@ -87,6 +89,60 @@ class BasicDemosE2ETest {
                         .getItems())
                 .as("generated claims deleted")
                 .isEmpty());
+  }
+
+  /**
+   * Each component has its own identity: with the kubeconfig {@code jdra up} wrote for the drivers
+   * of node-1 (the chart's service account bound to node-1), kubectl is refused a ResourceSlice for
+   * node-2 by the DRA driver docs' admission policy, and with node-1's kubelet.conf by
+   * NodeRestriction; the user's kubeconfig is the admin's.
+   */
+  @Test
+  void aDriverOfNode1IsRefusedASliceForNode2() throws Exception {
+    Path slice = dir.resolve("slice-node-2.yaml");
+    java.nio.file.Files.writeString(
+        slice,
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceSlice
+        metadata:
+          name: forged-node-2
+        spec:
+          driver: gpu.example.com
+          nodeName: node-2
+          pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+          devices: [{name: gpu-0}]
+        """);
+    Path node1 = up.kubeconfig().getParent().resolve("nodes/node-1");
+    Kubectl driver = new Kubectl(node1.resolve("dra-example-driver.conf"), dir);
+    Kubectl.Result r = driver.run("create", "-f", slice.toString());
+    assertThat(r.exit()).isNotZero();
+    assertThat(r.err())
+        .contains(
+            "ValidatingAdmissionPolicy 'resourceslices-policy-dra-example-driver' with binding"
+                + " 'resourceslices-policy-dra-example-driver' denied request: this user running"
+                + " on node 'node-1' may not modify resourceslices on node 'node-2'");
+    assertThat(driver.run("get", "resourceslices", "-o", "name").ok().out())
+        .as("the driver's own identity still reads slices")
+        .contains("gpu.example.com-node-1");
+
+    Kubectl kubelet = new Kubectl(node1.resolve("kubelet.conf"), dir);
+    assertThat(kubelet.run("create", "-f", slice.toString()).err())
+        .contains(
+            "resourceslices.resource.k8s.io \"forged-node-2\" is forbidden: can only create"
+                + " ResourceSlice with the same NodeName as the requesting node");
+    assertThat(kubelet.run("get", "pods", "-A").err())
+        .contains(
+            "User \"system:node:node-1\" cannot list resource \"pods\" in API group \"\" at"
+                + " the cluster scope");
+
+    up.kubectl().run("create", "--dry-run=server", "-f", slice.toString()).ok();
+    assertThat(
+            up.client()
+                .resources(io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice.class)
+                .withName("forged-node-2")
+                .get())
+        .isNull();
   }
 
   static void awaitRunning(KubernetesClient c, String ns, String... pods) {

@@ -43,6 +43,7 @@ public final class LocalCluster implements AutoCloseable {
   private final UpOptions options;
   private final Deque<Stoppable> started = new ArrayDeque<>();
   private EmbeddedApiServer server;
+  private Identities identities;
   private KubernetesClient admin;
 
   /** Something that was started and must be stopped, named for messages. */
@@ -73,9 +74,11 @@ public final class LocalCluster implements AutoCloseable {
 
   private void startAll() {
     prepareDataDir();
+    identities = Identities.forCluster(options.nodes());
     server = startApiServer();
     started.push(new Stoppable("apiserver", server));
-    admin = newClient("admin", -1, 0);
+    writeKubeconfigs();
+    admin = newClient("admin", -1, 0, kubeconfig());
     installDeviceClasses();
     startControllerManager();
     startScheduler();
@@ -114,7 +117,8 @@ public final class LocalCluster implements AutoCloseable {
             .withDataDir(options.inMemory() ? null : options.dataDir())
             .withSecurity(true)
             .withKubeconfig(kubeconfig())
-            .withFeatureGates(options.featureGates());
+            .withFeatureGates(options.featureGates())
+            .withTokenUsers(identities.tokenUsers());
     try {
       return EmbeddedApiServer.start(o);
     } catch (RuntimeException e) {
@@ -138,14 +142,40 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * A client of its own for a component, named in its user agent and rate-limited with the
-   * component's upstream QPS and burst, as in a real cluster.
+   * Writes each component's kubeconfig with its own token, where kubeadm keeps them: {@code
+   * DIR/controller-manager.conf}, {@code DIR/scheduler.conf}, and per node {@code
+   * DIR/nodes/NODE/kubelet.conf} and {@code DIR/nodes/NODE/dra-example-driver.conf}. Tokens are new
+   * at every start, so a file from a previous run stops working.
    */
-  KubernetesClient newClient(String component, float qps, int burst) {
+  private void writeKubeconfigs() {
+    try {
+      for (Identities.Identity id : identities.all()) {
+        server.writeKubeconfig(kubeconfigOf(id), id.token(), id.user().name());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("write the components' kubeconfigs: " + e.getMessage(), e);
+    }
+  }
+
+  /** Where the kubeconfig of a component's identity is written. */
+  Path kubeconfigOf(Identities.Identity id) {
+    return switch (id.component()) {
+      case CONTROLLER_MANAGER -> options.dataDir().resolve("controller-manager.conf");
+      case SCHEDULER -> options.dataDir().resolve("scheduler.conf");
+      case KUBELET -> options.nodeRoot(id.node()).resolve("kubelet.conf");
+      case DRIVER -> options.nodeRoot(id.node()).resolve("dra-example-driver.conf");
+    };
+  }
+
+  /**
+   * A client of its own for a component, with its own identity (kubeconfig), named in its user
+   * agent and rate-limited with the component's upstream QPS and burst, as in a real cluster.
+   */
+  KubernetesClient newClient(String component, float qps, int burst, Path kubeconfig) {
     KubernetesClient c =
         Clients.create(
             ClientOptions.forComponent("jdra-" + component, qps, burst)
-                .withKubeconfig(kubeconfig().toString()));
+                .withKubeconfig(kubeconfig.toString()));
     started.push(new Stoppable("client " + component, c));
     return c;
   }
@@ -163,7 +193,8 @@ public final class LocalCluster implements AutoCloseable {
         newClient(
             "controller-manager",
             ClientOptions.CONTROLLER_MANAGER_QPS,
-            ClientOptions.CONTROLLER_MANAGER_BURST);
+            ClientOptions.CONTROLLER_MANAGER_BURST,
+            kubeconfigOf(identities.controllerManager()));
     ControllerManager.Handle h =
         ControllerManager.start(
             ctx.withName("controller-manager"),
@@ -175,7 +206,11 @@ public final class LocalCluster implements AutoCloseable {
 
   private void startScheduler() {
     KubernetesClient client =
-        newClient("scheduler", ClientOptions.SCHEDULER_QPS, ClientOptions.SCHEDULER_BURST);
+        newClient(
+            "scheduler",
+            ClientOptions.SCHEDULER_QPS,
+            ClientOptions.SCHEDULER_BURST,
+            kubeconfigOf(identities.scheduler()));
     SchedulerServer.Handle h =
         SchedulerServer.start(
             ctx.withName("scheduler"),
@@ -187,7 +222,8 @@ public final class LocalCluster implements AutoCloseable {
 
   /**
    * Starts every node's kubelet and its drivers. The nodes share one kubelet HTTP server (for
-   * container logs); each node has its own client, shared by its kubelet and drivers.
+   * container logs); each kubelet has its own client as {@code system:node:NODE}, and the drivers
+   * of a node share one as the driver's service account bound to that node.
    */
   private void startNodes() {
     KubeletServer logs;
@@ -206,7 +242,17 @@ public final class LocalCluster implements AutoCloseable {
 
   private CompletableFuture<Void> startNode(String node, KubeletServer logs) {
     KubernetesClient client =
-        newClient("kubelet/" + node, ClientOptions.KUBELET_QPS, ClientOptions.KUBELET_BURST);
+        newClient(
+            "kubelet/" + node,
+            ClientOptions.KUBELET_QPS,
+            ClientOptions.KUBELET_BURST,
+            kubeconfigOf(identities.kubelet(node)));
+    KubernetesClient driverClient =
+        newClient(
+            "dra-example-driver/" + node,
+            ClientOptions.DEFAULT_QPS,
+            ClientOptions.DEFAULT_BURST,
+            kubeconfigOf(identities.driver(node)));
     Path root = options.nodeRoot(node);
     Ctx nodeCtx = ctx.withName("kubelet").withValues("node", node);
     Kubelet.Handle kubelet;
@@ -218,7 +264,7 @@ public final class LocalCluster implements AutoCloseable {
     started.push(new Stoppable("kubelet " + node, kubelet));
     for (String profile : options.profiles()) {
       Flags flags = DriverFlags.forDriver(driverFlags, options, profile, node, root);
-      ExampleDriver driver = ExampleDriver.start(ctx, flags, client);
+      ExampleDriver driver = ExampleDriver.start(ctx, flags, driverClient);
       started.push(new Stoppable("driver " + flags.driverName() + " on " + node, driver::stop));
     }
     return kubelet.ready();
