@@ -26,6 +26,9 @@ final class SimPod {
   String node;
   String lastMessage;
 
+  /** Its completion and deletion events still to come (the simulator's). */
+  final List<Object> scheduled = new java.util.ArrayList<>();
+
   SimPod(
       int template,
       String name,

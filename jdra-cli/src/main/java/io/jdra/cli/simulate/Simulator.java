@@ -1,12 +1,7 @@
 package io.jdra.cli.simulate;
 
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodResourceClaim;
-import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.jdra.api.features.FeatureGates;
@@ -36,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Supplier;
 
 /**
  * A discrete-event simulation of a scenario on the real scheduler: jdra-scheduler's default profile
@@ -72,6 +66,7 @@ final class Simulator {
   private final SchedulingAlgorithm algorithm;
   private final DeviceUnits units;
   private final List<Workload.Arrival> arrivals;
+  private final PodFactory factory;
   private final Recorder recorder;
   private final Map<String, SimPod> pods = new LinkedHashMap<>();
   private final java.util.PriorityQueue<Event> events = new java.util.PriorityQueue<>();
@@ -79,6 +74,7 @@ final class Simulator {
   private long seq;
   private long claimCounter;
   private Instant lastWork = EPOCH;
+  private int workEvents; // arrivals, completions and deletions still to come
 
   private enum Kind {
     ARRIVE,
@@ -124,11 +120,13 @@ final class Simulator {
             SchedulerOptions.defaults().percentageOfNodesToScore(),
             new Random(scenario.seed()));
     this.units = new DeviceUnits(cluster.slices());
+    this.factory = new PodFactory(scenario, clock::now);
     this.arrivals = Workload.arrivals(scenario);
     int[] weights = new int[scenario.pods().size()];
     arrivals.forEach(a -> weights[a.template()]++);
     this.recorder =
-        new Recorder(scenario, units, new Probe(framework, dra, cache, ctx), probes(), weights);
+        new Recorder(
+            scenario, units, new Probe(framework, dra, cache, ctx), factory.probes(), weights);
   }
 
   /** Runs the scenario to its end. */
@@ -187,12 +185,10 @@ final class Simulator {
 
   /** The next event that changes the cluster; samples alone do not keep the run going. */
   private Event nextWorkEvent() {
-    for (Event e : events) {
-      if (e.kind != Kind.SAMPLE) {
-        return events.peek();
-      }
+    if (workEvents > 0 || scenario.duration() != null) {
+      return events.peek();
     }
-    return scenario.duration() != null ? events.peek() : null;
+    return null;
   }
 
   /**
@@ -205,14 +201,7 @@ final class Simulator {
     if (counts.backoff() > 0 && !(idle && now.isAfter(lastWork.plus(IDLE_LIMIT)))) {
       return now.plus(BACKOFF_TICK);
     }
-    boolean work = false;
-    for (Event e : events) {
-      if (e.kind != Kind.SAMPLE) {
-        work = true;
-        break;
-      }
-    }
-    if (counts.unschedulable() > 0 && (work || scenario.duration() != null)) {
+    if (counts.unschedulable() > 0 && (workEvents > 0 || scenario.duration() != null)) {
       return now.plus(LEFTOVER_TICK);
     }
     return null;
@@ -226,13 +215,19 @@ final class Simulator {
     }
   }
 
-  private void push(Instant at, Kind kind, Object subject) {
-    events.add(new Event(at, seq++, kind, subject));
+  private Event push(Instant at, Kind kind, Object subject) {
+    Event e = new Event(at, seq++, kind, subject);
+    events.add(e);
+    if (kind != Kind.SAMPLE) {
+      workEvents++;
+    }
+    return e;
   }
 
   private void handle(Event e, Duration interval) {
     if (e.kind != Kind.SAMPLE) {
       lastWork = e.at;
+      workEvents--;
     }
     switch (e.kind) {
       case ARRIVE -> arrive((Workload.Arrival) e.subject);
@@ -252,7 +247,7 @@ final class Simulator {
     Scenario.PodTemplate t = scenario.pods().get(a.template());
     String name = t.name() + "-" + a.index();
     String uid = Ids.uid("pod", name);
-    Built b = build(a.template(), name, uid, () -> Ids.suffix(claimCounter++));
+    PodFactory.Built b = factory.build(a.template(), name, uid, () -> Ids.suffix(claimCounter++));
     List<String> keys = new ArrayList<>();
     for (ResourceClaim c : b.claims()) {
       keys.add(MemoryClaimWriter.key(claims.create(c)));
@@ -264,113 +259,8 @@ final class Simulator {
     deliverClaimEvents();
     queue.add(b.pod());
     if (t.deleteAfter() != null) {
-      push(clock.now().plus(t.deleteAfter()), Kind.DELETE, p);
+      p.scheduled.add(push(clock.now().plus(t.deleteAfter()), Kind.DELETE, p));
     }
-  }
-
-  /** A pod and its claims. */
-  private record Built(Pod pod, List<ResourceClaim> claims) {}
-
-  /**
-   * The pod of a template and the claims the ResourceClaim controller would create for it: names
-   * {@code <pod>-<claim>-<suffix>}, owned by the pod, annotated with the claim's name in the pod,
-   * recorded in the pod's {@code status.resourceClaimStatuses}.
-   */
-  private Built build(int template, String name, String uid, Supplier<String> suffix) {
-    Scenario.PodTemplate t = scenario.pods().get(template);
-    List<PodResourceClaim> podClaims = new ArrayList<>();
-    List<PodResourceClaimStatus> statuses = new ArrayList<>();
-    List<ResourceClaim> out = new ArrayList<>();
-    for (Scenario.Claim c : t.claims()) {
-      String claimName = name + "-" + c.name() + "-" + suffix.get();
-      out.add(
-          new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder()
-              .withNewMetadata()
-              .withName(claimName)
-              .withNamespace(NAMESPACE)
-              .withUid(Ids.uid("claim", claimName))
-              .withResourceVersion("1")
-              .withAnnotations(Map.of(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, c.name()))
-              .withOwnerReferences(
-                  new OwnerReferenceBuilder()
-                      .withApiVersion("v1")
-                      .withKind("Pod")
-                      .withName(name)
-                      .withUid(uid)
-                      .withController(true)
-                      .withBlockOwnerDeletion(true)
-                      .build())
-              .endMetadata()
-              .withSpec(c.spec())
-              .build());
-      podClaims.add(
-          new io.fabric8.kubernetes.api.model.PodResourceClaimBuilder()
-              .withName(c.name())
-              .withResourceClaimTemplateName(t.name() + "-" + c.name())
-              .build());
-      statuses.add(new PodResourceClaimStatus(c.name(), claimName));
-    }
-    return new Built(pod(t, name, uid, podClaims, statuses), out);
-  }
-
-  /** Per template with claims, a probe pod for the fragmentation measure. */
-  private List<Recorder.ProbeSpec> probes() {
-    List<Recorder.ProbeSpec> out = new ArrayList<>();
-    for (int i = 0; i < scenario.pods().size(); i++) {
-      if (scenario.pods().get(i).claims().isEmpty()) {
-        out.add(null);
-        continue;
-      }
-      String name = "probe-" + scenario.pods().get(i).name();
-      Built b = build(i, name, Ids.uid("probe", name), () -> "probe");
-      out.add(new Recorder.ProbeSpec(b.pod(), b.claims()));
-    }
-    return out;
-  }
-
-  private Pod pod(
-      Scenario.PodTemplate t,
-      String name,
-      String uid,
-      List<PodResourceClaim> podClaims,
-      List<PodResourceClaimStatus> statuses) {
-    Map<String, Quantity> requests = t.requests();
-    var container =
-        new ContainerBuilder()
-            .withName("ctr")
-            .withImage("registry.k8s.io/pause:3.10")
-            .withNewResources()
-            .withRequests(requests)
-            .withClaims(
-                podClaims.stream()
-                    .map(c ->
-                        new io.fabric8.kubernetes.api.model.ResourceClaimBuilder()
-                            .withName(c.getName())
-                            .build())
-                    .toList())
-            .endResources()
-            .build();
-    return new PodBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(NAMESPACE)
-        .withUid(uid)
-        .withResourceVersion("1")
-        .withLabels(Map.of("app", t.name()))
-        .withCreationTimestamp(clock.now().toString())
-        .endMetadata()
-        .withNewSpec()
-        .withSchedulerName(SchedulerOptions.DEFAULT_SCHEDULER_NAME)
-        .withPriority(t.priority())
-        .withContainers(container)
-        .withResourceClaims(podClaims)
-        .withRestartPolicy("Never")
-        .endSpec()
-        .withNewStatus()
-        .withPhase("Pending")
-        .withResourceClaimStatuses(statuses)
-        .endStatus()
-        .build();
   }
 
   /** A pod ends (its run duration passed) or is deleted; its claims are released and deleted. */
@@ -397,7 +287,13 @@ final class Simulator {
       recorder.ended(p, how);
     }
     p.phase = how;
-    events.removeIf(e -> e.subject == p);
+    // Its other event (a deletion before the end of its run, or the reverse) is moot now.
+    for (Object e : p.scheduled) {
+      if (events.remove(e)) {
+        workEvents--;
+      }
+    }
+    p.scheduled.clear();
     for (String key : p.claimKeys) {
       ResourceClaim c = claims.get(key);
       if (c == null) {
@@ -569,7 +465,7 @@ final class Simulator {
     }
     recorder.bound(sp);
     if (sp.runFor != null) {
-      push(clock.now().plus(sp.runFor), Kind.FINISH, sp);
+      sp.scheduled.add(push(clock.now().plus(sp.runFor), Kind.FINISH, sp));
     }
   }
 
