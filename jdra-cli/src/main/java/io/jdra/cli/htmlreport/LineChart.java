@@ -27,7 +27,7 @@ public final class LineChart {
   private static final int H = 280;
   private static final int LEFT = 64;
   private static final int RIGHT = 16;
-  private static final int TOP = 16;
+  private static final int LEGEND_ROW = 16;
   private static final int BOTTOM = 40;
 
   private final String title;
@@ -141,8 +141,10 @@ public final class LineChart {
       x1 = x0 + 1;
     }
     double[] yTicks = ticks(0, yMax != null ? yMax : ymax == 0 ? 1 : ymax);
-    double top = yMax != null ? yMax : yTicks[yTicks.length - 1];
+    double yTop = yMax != null ? yMax : yTicks[yTicks.length - 1];
     double[] xTicks = timeAxis ? timeTicks(x0, x1) : ticks(x0, x1);
+    // The legend sits above the plot, four entries a row, so it never hides a line.
+    int top = 8 + LEGEND_ROW * ((series.size() + 3) / 4);
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
@@ -150,25 +152,25 @@ public final class LineChart {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\""
                 + " height=\"%d\" role=\"img\" aria-label=\"%s\">",
             W,
-            H,
+            H + top,
             W,
-            H,
+            H + top,
             Html.esc(title)));
     int pw = W - LEFT - RIGHT;
-    int ph = H - TOP - BOTTOM;
+    int ph = H - BOTTOM;
     sb.append(
         String.format(
             Locale.ROOT,
             "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fff\" stroke=\"#999\"/>",
             LEFT,
-            TOP,
+            top,
             pw,
             ph));
     for (double t : yTicks) {
-      if (t > top + 1e-12) {
+      if (t > yTop + 1e-12) {
         continue;
       }
-      double y = TOP + ph - t / top * ph;
+      double y = top + ph - t / yTop * ph;
       sb.append(line(LEFT, y, LEFT + pw, y, "#e5e5e5"));
       sb.append(text(LEFT - 6, y + 4, "end", yFormat.apply(t)));
     }
@@ -177,17 +179,17 @@ public final class LineChart {
         continue;
       }
       double x = LEFT + (t - x0) / (x1 - x0) * pw;
-      sb.append(line(x, TOP, x, TOP + ph, "#f0f0f0"));
-      sb.append(text(x, TOP + ph + 16, "middle", xFormat.apply(t)));
+      sb.append(line(x, top, x, top + ph, "#f0f0f0"));
+      sb.append(text(x, top + ph + 16, "middle", xFormat.apply(t)));
     }
-    sb.append(text(LEFT + pw / 2.0, H - 4, "middle", xLabel));
+    sb.append(text(LEFT + pw / 2.0, top + H - 4, "middle", xLabel));
     sb.append(
         String.format(
             Locale.ROOT,
             "<text x=\"12\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\""
                 + " transform=\"rotate(-90 12 %.1f)\">%s</text>",
-            TOP + ph / 2.0,
-            TOP + ph / 2.0,
+            top + ph / 2.0,
+            top + ph / 2.0,
             Html.esc(yLabel)));
     for (int k = 0; k < series.size(); k++) {
       Series s = series.get(k);
@@ -195,9 +197,9 @@ public final class LineChart {
       StringBuilder pts = new StringBuilder();
       for (int i = 0; i < s.x().length; i++) {
         double x = LEFT + (s.x()[i] - x0) / (x1 - x0) * pw;
-        double y = TOP + ph - Math.min(s.y()[i], top) / top * ph;
+        double y = top + ph - Math.min(s.y()[i], yTop) / yTop * ph;
         if (steps && i > 0) {
-          double py = TOP + ph - Math.min(s.y()[i - 1], top) / top * ph;
+          double py = top + ph - Math.min(s.y()[i - 1], yTop) / yTop * ph;
           pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, py));
         }
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
@@ -208,8 +210,8 @@ public final class LineChart {
               "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>",
               color,
               pts.toString().trim()));
-      double lx = LEFT + 10 + (k % 4) * 200;
-      double ly = TOP + 14 + (k / 4) * 16;
+      double lx = LEFT + (k % 4) * 200;
+      double ly = 14 + (k / 4) * LEGEND_ROW;
       sb.append(
           String.format(
               Locale.ROOT,

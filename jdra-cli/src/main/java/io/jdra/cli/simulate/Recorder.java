@@ -191,9 +191,13 @@ final class Recorder {
       List<Double> v = pendingSeconds.getOrDefault(i, List.of());
       all.addAll(v);
     }
+    Map<String, List<Double>> percentiles = new LinkedHashMap<>();
     pending.put("all", stats(all));
+    percentiles.put("all", SimResult.Stats.percentiles(array(all)));
     for (int i = 0; i < scenario.pods().size(); i++) {
-      pending.put(scenario.pods().get(i).name(), stats(pendingSeconds.getOrDefault(i, List.of())));
+      List<Double> v = pendingSeconds.getOrDefault(i, List.of());
+      pending.put(scenario.pods().get(i).name(), stats(v));
+      percentiles.put(scenario.pods().get(i).name(), SimResult.Stats.percentiles(array(v)));
     }
     int pendingAtEnd = 0;
     int runningAtEnd = 0;
@@ -247,6 +251,7 @@ final class Recorder {
             runningAtEnd),
         java.util.Collections.unmodifiableMap(new LinkedHashMap<>(attempts)),
         pending,
+        percentiles,
         devices,
         SimResult.Stats.of(samples.stream().mapToDouble(SimResult.Sample::fragmentation).toArray()),
         reasons,
@@ -256,6 +261,10 @@ final class Recorder {
   }
 
   private static SimResult.Stats stats(List<Double> v) {
-    return SimResult.Stats.of(v.stream().mapToDouble(Double::doubleValue).toArray());
+    return SimResult.Stats.of(array(v));
+  }
+
+  private static double[] array(List<Double> v) {
+    return v.stream().mapToDouble(Double::doubleValue).toArray();
   }
 }

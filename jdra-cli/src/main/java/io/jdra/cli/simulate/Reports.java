@@ -151,6 +151,7 @@ public final class Reports {
     m.put("pods", r.pods());
     m.put("attempts", r.attempts());
     m.put("pendingSeconds", r.pending());
+    m.put("pendingSecondsPercentiles", r.pendingPercentiles());
     m.put("devices", r.devices());
     m.put("fragmentation", r.fragmentation());
     m.put("failedAttempts", r.failedAttempts());
@@ -235,6 +236,25 @@ public final class Reports {
       }
     }
     page.chart(frag.build());
+    LineChart.Builder cdf =
+        LineChart.builder("Pending time distribution: share of pods bound within a time")
+            .axes("pending time (creation to binding)", "pods")
+            .timeAxis()
+            .yMax(1)
+            .yFormat(v -> Math.round(v * 100) + "%");
+    double[] fractions = new double[101];
+    for (int i = 0; i <= 100; i++) {
+      fractions[i] = i / 100.0;
+    }
+    for (Map.Entry<String, List<Double>> e : r.pendingPercentiles().entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        cdf.series(
+            e.getKey(),
+            e.getValue().stream().mapToDouble(Double::doubleValue).toArray(),
+            fractions);
+      }
+    }
+    page.chart(cdf.build());
     page.heading("Pending time (creation to binding)");
     List<List<String>> rows = new ArrayList<>();
     for (Map.Entry<String, SimResult.Stats> e : r.pending().entrySet()) {

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param pods pod counts over the whole run
  * @param attempts scheduling attempts by result (scheduled, unschedulable, error)
  * @param pending time from creation to binding of the pods that got bound, overall and per template
+ * @param pendingPercentiles per template (and "all"), the pending time in seconds at each
+ *     percentile 0, 1, ..., 100 (nearest rank): the distribution, for plotting
  * @param devices per driver
  * @param fragmentation mean and maximum of the overall fragmentation samples
  * @param reasons why attempts failed, grouped by template and reason, most pods first
@@ -28,6 +30,7 @@ public record SimResult(
     PodCounts pods,
     Map<String, Long> attempts,
     Map<String, Stats> pending,
+    Map<String, List<Double>> pendingPercentiles,
     List<DeviceStats> devices,
     Stats fragmentation,
     List<ReasonGroup> reasons,
@@ -66,6 +69,20 @@ public record SimResult(
           pct(s, 95),
           pct(s, 99),
           s[s.length - 1]);
+    }
+
+    /** Percentiles 0..100 of the values (empty for none). */
+    static List<Double> percentiles(double[] values) {
+      if (values.length == 0) {
+        return List.of();
+      }
+      double[] s = values.clone();
+      Arrays.sort(s);
+      List<Double> out = new java.util.ArrayList<>(101);
+      for (int p = 0; p <= 100; p++) {
+        out.add(p == 0 ? s[0] : pct(s, p));
+      }
+      return List.copyOf(out);
     }
 
     /** Nearest rank, as scheduler_perf: the sorted sample at ceil(n*p/100)-1. */
