@@ -221,9 +221,12 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * Starts every node's kubelet and its drivers. The nodes share one kubelet HTTP server (for
-   * container logs); each kubelet has its own client as {@code system:node:NODE}, and the drivers
-   * of a node share one as the driver's service account bound to that node.
+   * Starts every node's kubelet, then, once the kubelets are up, their drivers, as on a real
+   * cluster where the driver's DaemonSet pods run only once the kubelet does: the kubelet wipes its
+   * node's ResourceSlices at start, and a driver that published before that wipe would be without
+   * slices until its next sync. The nodes share one kubelet HTTP server (for container logs); each
+   * kubelet has its own client as {@code system:node:NODE}, and the drivers of a node share one as
+   * the driver's service account bound to that node.
    */
   private void startNodes() {
     KubeletServer logs;
@@ -235,24 +238,21 @@ public final class LocalCluster implements AutoCloseable {
     started.push(new Stoppable("kubelet endpoint", logs));
     List<CompletableFuture<Void>> ready = new ArrayList<>();
     for (int i = 1; i <= options.nodes(); i++) {
-      ready.add(startNode(UpOptions.nodeName(i), logs));
+      ready.add(startKubelet(UpOptions.nodeName(i), logs));
     }
     awaitSynced("kubelets", CompletableFuture.allOf(ready.toArray(CompletableFuture[]::new)));
+    for (int i = 1; i <= options.nodes(); i++) {
+      startDrivers(UpOptions.nodeName(i));
+    }
   }
 
-  private CompletableFuture<Void> startNode(String node, KubeletServer logs) {
+  private CompletableFuture<Void> startKubelet(String node, KubeletServer logs) {
     KubernetesClient client =
         newClient(
             "kubelet/" + node,
             ClientOptions.KUBELET_QPS,
             ClientOptions.KUBELET_BURST,
             kubeconfigOf(identities.kubelet(node)));
-    KubernetesClient driverClient =
-        newClient(
-            "dra-example-driver/" + node,
-            ClientOptions.DEFAULT_QPS,
-            ClientOptions.DEFAULT_BURST,
-            kubeconfigOf(identities.driver(node)));
     Path root = options.nodeRoot(node);
     Ctx nodeCtx = ctx.withName("kubelet").withValues("node", node);
     Kubelet.Handle kubelet;
@@ -262,12 +262,22 @@ public final class LocalCluster implements AutoCloseable {
       throw new UncheckedIOException("start kubelet " + node + ": " + e.getMessage(), e);
     }
     started.push(new Stoppable("kubelet " + node, kubelet));
+    return kubelet.ready();
+  }
+
+  private void startDrivers(String node) {
+    KubernetesClient client =
+        newClient(
+            "dra-example-driver/" + node,
+            ClientOptions.DEFAULT_QPS,
+            ClientOptions.DEFAULT_BURST,
+            kubeconfigOf(identities.driver(node)));
+    Path root = options.nodeRoot(node);
     for (String profile : options.profiles()) {
       Flags flags = DriverFlags.forDriver(driverFlags, options, profile, node, root);
-      ExampleDriver driver = ExampleDriver.start(ctx, flags, driverClient);
+      ExampleDriver driver = ExampleDriver.start(ctx, flags, client);
       started.push(new Stoppable("driver " + flags.driverName() + " on " + node, driver::stop));
     }
-    return kubelet.ready();
   }
 
   private static void awaitSynced(
