@@ -71,15 +71,7 @@ final class SimulateCommand implements Callable<Integer> {
       throw new UserException(e.getMessage(), e);
     }
     if (seed != null) {
-      s =
-          new Scenario(
-              s.name(),
-              seed,
-              s.duration(),
-              s.sampleInterval(),
-              s.nodes(),
-              s.deviceClasses(),
-              s.pods());
+      s = s.withSeed(seed);
     }
     FeatureGates gates = parent.global.featureGates();
     long start = System.nanoTime();

@@ -127,6 +127,15 @@ class SimulateCommandTest {
                 """,
             "workload.pods[0].claims[0].spec.devices.requests[0].name: Invalid value: \"\": a lowercase RFC 1123 label"),
         Arguments.of(
+            "deletion of an unknown template",
+            CLUSTER
+                + """
+                workload:
+                  pods: [{name: a, count: 1}]
+                  deletions: [{at: 1h, template: b}]
+                """,
+            "workload.deletions[0].template: no pod template \"b\" (known: [a])"),
+        Arguments.of(
             "duplicate template",
             CLUSTER + "workload: {pods: [{name: a, count: 1}, {name: a, count: 2}]}",
             "workload.pods[1].name: duplicate name \"a\""));

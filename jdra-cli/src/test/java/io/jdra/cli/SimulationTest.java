@@ -212,4 +212,48 @@ class SimulationTest {
     assertThat(r.samples()).allSatisfy(s -> assertThat(s.running()).isEqualTo(1));
     assertThat(List.copyOf(r.samples().get(0).utilisation().values())).containsExactly(0.125);
   }
+
+  @Test
+  void scheduledDeletionsTakeTheOldestMatchingPods() {
+    SimResult r =
+        run(
+            """
+            cluster:
+              nodes:
+                - name: n
+                  drivers: [{profile: gpu, numDevices: 1}]
+            workload:
+              pods:
+                - name: job
+                  count: 3
+                  runDuration: 1h
+                  claims: [{name: gpu, deviceClassName: gpu.example.com}]
+              deletions:
+                - {at: 10m, template: job, phase: Pending, count: 1}
+            """);
+    // One runs, one of the two waiting is cancelled at 10m, the other runs from 1h to 2h.
+    assertThat(r.pods()).isEqualTo(new SimResult.PodCounts(3, 2, 2, 1, 0, 0, 0));
+    assertThat(r.end()).isEqualTo(Duration.ofHours(2));
+  }
+
+  @Test
+  void pendingTimeoutDeletesOnlyPodsStillWaiting() {
+    SimResult r =
+        run(
+            """
+            cluster:
+              nodes:
+                - name: n
+                  drivers: [{profile: gpu, numDevices: 1}]
+            workload:
+              pods:
+                - name: job
+                  count: 2
+                  runDuration: 1h
+                  pendingTimeout: 10m
+                  claims: [{name: gpu, deviceClassName: gpu.example.com}]
+            """);
+    assertThat(r.pods()).isEqualTo(new SimResult.PodCounts(2, 1, 1, 1, 0, 0, 0));
+    assertThat(r.end()).isEqualTo(Duration.ofHours(1));
+  }
 }

@@ -19,6 +19,7 @@ import java.util.random.RandomGenerator;
  * @param nodes node groups
  * @param deviceClasses classes besides the ones of the drivers' profiles
  * @param pods pod templates of the workload
+ * @param deletions deletions at given times, besides each template's own deleteAfter
  */
 public record Scenario(
     String name,
@@ -27,12 +28,29 @@ public record Scenario(
     Duration sampleInterval,
     List<NodeGroup> nodes,
     List<DeviceClass> deviceClasses,
-    List<PodTemplate> pods) {
+    List<PodTemplate> pods,
+    List<Deletion> deletions) {
   public Scenario {
     nodes = List.copyOf(nodes);
     deviceClasses = List.copyOf(deviceClasses);
     pods = List.copyOf(pods);
+    deletions = List.copyOf(deletions);
   }
+
+  /** The same scenario with another seed. */
+  public Scenario withSeed(long newSeed) {
+    return new Scenario(
+        name, newSeed, duration, sampleInterval, nodes, deviceClasses, pods, deletions);
+  }
+
+  /**
+   * At {@code at}, the oldest {@code count} pods of a template in a phase are deleted (a user
+   * cancelling jobs, a rollout scaling down).
+   *
+   * @param count how many; 0: all that match
+   * @param phase Pending, Running or Any
+   */
+  public record Deletion(Duration at, String template, int count, String phase) {}
 
   /**
    * {@code count} nodes {@code name-1} .. {@code name-count}.
@@ -77,6 +95,7 @@ public record Scenario(
    * @param until no arrivals after this (null: the scenario's duration)
    * @param runDuration how long a pod runs once bound; null: until the end
    * @param deleteAfter the pod is deleted this long after it was created, pending or running
+   * @param pendingTimeout the pod is deleted if still pending this long after it was created
    * @param requests container resource requests ({@code cpu}, {@code memory})
    * @param claims one ResourceClaimTemplate per entry
    */
@@ -89,6 +108,7 @@ public record Scenario(
       Duration until,
       Dist runDuration,
       Duration deleteAfter,
+      Duration pendingTimeout,
       int priority,
       Map<String, Quantity> requests,
       List<Claim> claims) {

@@ -109,8 +109,9 @@ public final class ScenarioReader {
     Set<String> classNames = classNames(nodes, classes);
     JsonNode workload = f.object(root, "workload", "", true);
     List<Scenario.PodTemplate> pods = new ArrayList<>();
+    List<Scenario.Deletion> deletions = new ArrayList<>();
     if (workload != null) {
-      f.fields(workload, "workload", "pods");
+      f.fields(workload, "workload", "pods", "deletions");
       JsonNode ps = f.array(workload, "pods", "workload", true);
       Set<String> seen = new LinkedHashSet<>();
       for (int i = 0; ps != null && i < ps.size(); i++) {
@@ -124,11 +125,15 @@ public final class ScenarioReader {
       if (ps != null && ps.isEmpty()) {
         f.problem("workload.pods", "must have at least one pod template");
       }
+      JsonNode ds = f.array(workload, "deletions", "workload", false);
+      for (int i = 0; ds != null && i < ds.size(); i++) {
+        deletions.add(deletion(ds.get(i), "workload.deletions[" + i + "]", seen));
+      }
     }
     if (!f.problems().isEmpty()) {
       return null;
     }
-    return new Scenario(name, seed, duration, sample, nodes, classes, pods);
+    return new Scenario(name, seed, duration, sample, nodes, classes, pods, deletions);
   }
 
   private Set<String> classNames(List<Scenario.NodeGroup> nodes, List<DeviceClass> classes) {
@@ -266,6 +271,7 @@ public final class ScenarioReader {
         "until",
         "runDuration",
         "deleteAfter",
+        "pendingTimeout",
         "priority",
         "requests",
         "claims");
@@ -294,6 +300,7 @@ public final class ScenarioReader {
     }
     Scenario.Dist run = dist(n.get("runDuration"), path + ".runDuration");
     Duration deleteAfter = f.duration(n, "deleteAfter", path, null, true);
+    Duration pendingTimeout = f.duration(n, "pendingTimeout", path, null, true);
     int priority =
         n.has("priority") ? (int) f.integer(n, "priority", path, 0, Integer.MIN_VALUE) : 0;
     Map<String, Quantity> requests = f.quantities(n, "requests", path);
@@ -317,9 +324,34 @@ public final class ScenarioReader {
         until,
         run,
         deleteAfter,
+        pendingTimeout,
         priority,
         requests,
         claims);
+  }
+
+  private Scenario.Deletion deletion(JsonNode n, String path, Set<String> templates) {
+    if (!f.isObject(n, path)) {
+      return null;
+    }
+    f.fields(n, path, "at", "template", "count", "phase");
+    Duration at = f.duration(n, "at", path, null, false);
+    if (at == null && !n.has("at")) {
+      f.problem(path + ".at", "required");
+    }
+    String template = f.string(n, "template", path, null);
+    if (template == null) {
+      f.problem(path + ".template", "required");
+    } else if (!templates.contains(template)) {
+      f.problem(
+          path + ".template", "no pod template \"" + template + "\" (known: " + templates + ")");
+    }
+    int count = n.has("count") ? (int) f.integer(n, "count", path, 0, 1) : 0;
+    String phase = f.string(n, "phase", path, "Any");
+    if (!List.of("Pending", "Running", "Any").contains(phase)) {
+      f.problem(path + ".phase", "must be Pending, Running or Any, not \"" + phase + "\"");
+    }
+    return new Scenario.Deletion(at == null ? Duration.ZERO : at, template, count, phase);
   }
 
   private double rate(JsonNode n, String path) {

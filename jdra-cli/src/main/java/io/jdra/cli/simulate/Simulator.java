@@ -80,6 +80,8 @@ final class Simulator {
     ARRIVE,
     FINISH,
     DELETE,
+    DELETE_SOME,
+    GIVE_UP,
     SAMPLE
   }
 
@@ -136,6 +138,7 @@ final class Simulator {
       cluster.slices().forEach(dra::sliceChanged);
       cluster.classes().forEach(dra::classChanged);
       arrivals.forEach(a -> push(EPOCH.plus(a.at()), Kind.ARRIVE, a));
+      scenario.deletions().forEach(d -> push(EPOCH.plus(d.at()), Kind.DELETE_SOME, d));
       Duration interval = sampleInterval(arrivals);
       push(EPOCH, Kind.SAMPLE, null);
       Instant end = loop(interval);
@@ -233,6 +236,13 @@ final class Simulator {
       case ARRIVE -> arrive((Workload.Arrival) e.subject);
       case FINISH -> finish((SimPod) e.subject, SimPod.Phase.COMPLETED);
       case DELETE -> finish((SimPod) e.subject, SimPod.Phase.DELETED);
+      case DELETE_SOME -> deleteSome((Scenario.Deletion) e.subject);
+      case GIVE_UP -> {
+        SimPod p = (SimPod) e.subject;
+        if (p.phase == SimPod.Phase.PENDING) {
+          finish(p, SimPod.Phase.DELETED);
+        }
+      }
       case SAMPLE -> {
         recorder.sample(e.at, pods.values(), cache);
         push(e.at.plus(interval), Kind.SAMPLE, null);
@@ -261,6 +271,29 @@ final class Simulator {
     if (t.deleteAfter() != null) {
       p.scheduled.add(push(clock.now().plus(t.deleteAfter()), Kind.DELETE, p));
     }
+    if (t.pendingTimeout() != null) {
+      p.scheduled.add(push(clock.now().plus(t.pendingTimeout()), Kind.GIVE_UP, p));
+    }
+  }
+
+  /** A scenario's deletion: the oldest matching pods of the template, in creation order. */
+  private void deleteSome(Scenario.Deletion d) {
+    List<SimPod> victims = new ArrayList<>();
+    for (SimPod p : pods.values()) {
+      if (!scenario.pods().get(p.template).name().equals(d.template())) {
+        continue;
+      }
+      boolean match =
+          switch (d.phase()) {
+            case "Pending" -> p.phase == SimPod.Phase.PENDING;
+            case "Running" -> p.phase == SimPod.Phase.RUNNING;
+            default -> p.phase == SimPod.Phase.PENDING || p.phase == SimPod.Phase.RUNNING;
+          };
+      if (match && (d.count() == 0 || victims.size() < d.count())) {
+        victims.add(p);
+      }
+    }
+    victims.forEach(p -> finish(p, SimPod.Phase.DELETED));
   }
 
   /** A pod ends (its run duration passed) or is deleted; its claims are released and deleted. */
@@ -454,6 +487,15 @@ final class Simulator {
     queue.delete(sp.pod);
     cache.updatePod(sp.pod);
     sp.phase = SimPod.Phase.RUNNING;
+    // A pending timeout no longer applies to a pod that runs.
+    sp.scheduled.removeIf(o -> {
+      Event e = (Event) o;
+      if (e.kind == Kind.GIVE_UP && events.remove(e)) {
+        workEvents--;
+        return true;
+      }
+      return false;
+    });
     sp.bound = clock.now();
     sp.node = node;
     for (String key : sp.claimKeys) {
