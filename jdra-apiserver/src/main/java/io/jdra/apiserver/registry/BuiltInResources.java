@@ -20,6 +20,7 @@ final class BuiltInResources {
         type("", V1, "Namespace", "namespaces", List.of("ns"), false, Set.of("status", "finalize"))
             .columns(col("STATUS", "status.phase"))
             .fields("status.phase", "status.phase")
+            .rules(KindRulesBuiltIn.NAMESPACE)
             .build());
     all.add(
         type("", V1, "Node", "nodes", List.of("no"), false, Set.of("status"))
@@ -28,6 +29,7 @@ final class BuiltInResources {
                 col("ROLES", "=nodeRoles"),
                 col("VERSION", "status.nodeInfo.kubeletVersion"))
             .fields("spec.unschedulable", "spec.unschedulable")
+            .rules(KindRulesBuiltIn.NODE)
             .build());
     all.add(
         type(
@@ -53,6 +55,7 @@ final class BuiltInResources {
                 "spec.serviceAccountName", "spec.serviceAccountName",
                 "status.podIP", "status.podIP",
                 "status.nominatedNodeName", "status.nominatedNodeName")
+            .rules(KindRulesBuiltIn.POD)
             .build());
     all.add(
         type("", V1, "Event", "events", List.of("ev"), true, Set.of())
@@ -123,6 +126,7 @@ final class BuiltInResources {
             .categories("all")
             .columns(col("COMPLETIONS", "=jobCompletions"))
             .fields("status.successful", "status.successful")
+            .rules(KindRulesBuiltIn.JOB)
             .build());
     all.add(
         type(
@@ -192,6 +196,7 @@ final class BuiltInResources {
     private List<String> categories = List.of();
     private List<Column> columns = List.of();
     private final Map<String, String> fields = new LinkedHashMap<>();
+    private KindRules rules = KindRules.GENERIC;
 
     Builder(
         String group,
@@ -224,6 +229,11 @@ final class BuiltInResources {
       return this;
     }
 
+    Builder rules(KindRules r) {
+      rules = r;
+      return this;
+    }
+
     Builder fields(String... pairs) {
       for (int i = 0; i < pairs.length; i += 2) {
         fields.put(pairs[i], pairs[i + 1]);
@@ -244,7 +254,8 @@ final class BuiltInResources {
           subresources,
           categories,
           columns,
-          fields);
+          fields,
+          rules);
     }
   }
 }

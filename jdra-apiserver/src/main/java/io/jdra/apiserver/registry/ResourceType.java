@@ -21,6 +21,7 @@ import java.util.Set;
  * @param categories discovery categories, e.g. {@code all}
  * @param columns extra table columns for {@code kubectl get} after NAME
  * @param selectableFields field selector name to the dotted JSON path it reads
+ * @param rules what the kind does beyond the generic registry
  */
 public record ResourceType(
     String group,
@@ -34,7 +35,8 @@ public record ResourceType(
     Set<String> subresources,
     List<String> categories,
     List<Column> columns,
-    Map<String, String> selectableFields) {
+    Map<String, String> selectableFields,
+    KindRules rules) {
 
   /**
    * A table column.
@@ -54,6 +56,7 @@ public record ResourceType(
     categories = List.copyOf(categories);
     columns = List.copyOf(columns);
     selectableFields = Map.copyOf(selectableFields);
+    Objects.requireNonNull(rules, "rules");
   }
 
   /** {@code plural.group}, or just the plural for the core group, as in upstream messages. */

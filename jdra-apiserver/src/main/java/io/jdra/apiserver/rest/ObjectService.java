@@ -360,11 +360,15 @@ public final class ObjectService {
   /** Deletes (or starts deleting) an object. */
   public CompletableFuture<DeleteResult> delete(
       ResourceType t, String ns, String name, DeleteOptions o) {
-    if (o.propagationPolicy() == null && t.group().equals("batch") && t.plural().equals("jobs")) {
-      // batch/v1 Jobs orphan their pods by default, as upstream keeps for compatibility.
+    if (o.propagationPolicy() == null && t.rules().defaultPropagationPolicy() != null) {
       o =
           new DeleteOptions(
-              o.gracePeriodSeconds(), "Orphan", o.uid(), o.resourceVersion(), o.dryRun(), o.user());
+              o.gracePeriodSeconds(),
+              t.rules().defaultPropagationPolicy(),
+              o.uid(),
+              o.resourceVersion(),
+              o.dryRun(),
+              o.user());
     }
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {

@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -35,28 +34,7 @@ final class Strategies {
   private Strategies() {}
 
   static void prepareForCreate(ResourceType t, ObjectNode obj) {
-    switch (t.plural()) {
-      case "namespaces" -> {
-        if (t.group().isEmpty()) {
-          ArrayNode f = Json.child(obj, "spec").putArray("finalizers");
-          f.add("kubernetes");
-          obj.putObject("status").put("phase", "Active");
-        }
-      }
-      case "pods" -> {
-        if (t.group().isEmpty()) {
-          ObjectNode s = obj.putObject("status");
-          s.put("phase", "Pending");
-          s.put("qosClass", "BestEffort");
-        }
-      }
-      case "nodes" -> {}
-      default -> {
-        if (t.hasStatus()) {
-          obj.remove("status");
-        }
-      }
-    }
+    t.rules().prepareForCreate(t, obj);
   }
 
   /**
@@ -103,12 +81,7 @@ final class Strategies {
         next.set("status", s);
       }
     }
-    if (t.plural().equals("namespaces") && t.group().isEmpty()) {
-      JsonNode f = Json.at(old, "spec.finalizers");
-      if (f != null) {
-        Json.child(next, "spec").set("finalizers", f);
-      }
-    }
+    t.rules().prepareForUpdate(next, old);
     return next;
   }
 
@@ -158,15 +131,9 @@ final class Strategies {
     if (f != null && !f.isEmpty()) {
       return false;
     }
-    if (t.plural().equals("namespaces") && t.group().isEmpty()) {
-      JsonNode sf = Json.at(obj, "spec.finalizers");
-      return sf == null || sf.isEmpty();
-    }
-    if (isBoundActivePod(t, obj)) {
-      // A pod on a node waits for its kubelet (or a grace-0 delete), finalizers or not.
-      return false;
-    }
-    return true;
+    // e.g. a namespace's spec.finalizers; a pod on a node waits for its kubelet (or a grace-0
+    // delete), finalizers or not
+    return !t.rules().holdsDeletion(obj);
   }
 
   /** Whether two versions are equal apart from resourceVersion and managedFields. */
@@ -197,26 +164,18 @@ final class Strategies {
       meta.withArray("finalizers").add(ORPHAN);
       finalizers.add(ORPHAN);
     }
-    boolean isNamespace = t.plural().equals("namespaces") && t.group().isEmpty();
-    if (isNamespace) {
-      JsonNode sf = Json.at(next, "spec.finalizers");
-      if (sf != null && !sf.isEmpty()) {
-        Json.child(next, "status").put("phase", "Terminating");
-        finalizers.add("spec");
-      }
-    }
+    t.rules().startDeletion(next);
     long grace = 0;
-    if (isBoundActivePod(t, next)) {
-      JsonNode tg = Json.at(next, "spec.terminationGracePeriodSeconds");
-      grace =
-          o.gracePeriodSeconds() != null ? o.gracePeriodSeconds() : tg != null ? tg.asLong() : 30;
+    Long graceful = t.rules().gracePeriodSeconds(next, o.gracePeriodSeconds());
+    if (graceful != null) {
+      grace = graceful;
       if (deleting && meta.has("deletionGracePeriodSeconds")) {
         grace = Math.min(grace, meta.get("deletionGracePeriodSeconds").asLong());
       }
       if (grace == 0 && finalizers.isEmpty()) {
         return null;
       }
-    } else if (finalizers.isEmpty()) {
+    } else if (finalizers.isEmpty() && !t.rules().holdsDeletion(next)) {
       return null;
     }
     if (!deleting || grace < meta.path("deletionGracePeriodSeconds").asLong(Long.MAX_VALUE)) {
@@ -224,24 +183,5 @@ final class Strategies {
       meta.put("deletionGracePeriodSeconds", grace);
     }
     return next;
-  }
-
-  /** A pod bound to a node that has not finished: it terminates through its kubelet. */
-  static boolean isBoundActivePod(ResourceType t, ObjectNode pod) {
-    if (!t.plural().equals("pods") || !t.group().isEmpty()) {
-      return false;
-    }
-    String node = Json.text(pod, "spec.nodeName");
-    String phase = Json.text(pod, "status.phase");
-    return node != null
-        && !node.isEmpty()
-        && !"Succeeded".equals(phase)
-        && !"Failed".equals(phase)
-        && !isZeroGrace(pod);
-  }
-
-  private static boolean isZeroGrace(ObjectNode pod) {
-    JsonNode g = Json.at(pod, "metadata.deletionGracePeriodSeconds");
-    return g != null && g.asLong() == 0 && Json.at(pod, "metadata.deletionTimestamp") != null;
   }
 }
