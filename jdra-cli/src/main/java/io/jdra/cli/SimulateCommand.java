@@ -92,7 +92,7 @@ final class SimulateCommand implements Callable<Integer> {
         wall,
         r.end().toMillis() / 1000.0 / Math.max(wall, 1e-3));
     if (report != null) {
-      Path written = Reports.html(r, report);
+      Path written = Reports.html(r, report, Files.readString(file));
       err.println("report: " + written);
     }
     err.flush();

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -195,7 +196,12 @@ class SimulateCommandTest {
     assertThat(json.get("samples").size()).isGreaterThan(10);
     assertThat(r.err()).contains("simulated ").contains("report: ");
     String html = Files.readString(report.resolve("index.html"));
-    assertThat(html).contains("<svg").contains("Device utilisation").contains("Pending time");
+    assertThat(html)
+        .contains("<svg")
+        .contains("Device utilisation")
+        .contains("Pending time")
+        .contains("<h2>Scenario</h2>")
+        .contains("workload:");
     // Self-contained: nothing to fetch.
     assertThat(html)
         .doesNotContain("src=")
@@ -205,7 +211,19 @@ class SimulateCommandTest {
   }
 
   static Stream<String> exampleFiles() {
+    // large-cluster.yaml takes 25 s and more: run by hand (docs/SIMULATE.md, Speed).
     return Stream.of("gpu-mix.yaml", "partitioned-gpus.yaml", "unschedulable.yaml");
+  }
+
+  @Test
+  void everyExampleIsAValidScenario() throws IOException {
+    try (Stream<Path> files = Files.list(examples())) {
+      List<Path> yaml = files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+      assertThat(yaml).hasSizeGreaterThanOrEqualTo(4);
+      for (Path f : yaml) {
+        assertThat(ScenarioReader.read(f, ExampleDriverCommand::parseFlags).pods()).isNotEmpty();
+      }
+    }
   }
 
   @Test

@@ -163,8 +163,11 @@ public final class Reports {
 
   // ---- HTML -----------------------------------------------------------------------------------
 
-  /** Writes {@code dir/index.html}; returns it. */
-  public static Path html(SimResult r, Path dir) throws IOException {
+  /**
+   * Writes {@code dir/index.html}, ending with the scenario's text (null: left out) so that the
+   * report says what was simulated; returns the file.
+   */
+  public static Path html(SimResult r, Path dir, String scenarioText) throws IOException {
     HtmlPage page = new HtmlPage("jdra simulate: " + r.scenario());
     SimResult.PodCounts c = r.pods();
     page.paragraph(
@@ -316,6 +319,10 @@ public final class Reports {
         sp.add(List.of(p.template(), Integer.toString(p.pods()), p.lastMessage()));
       }
       page.table(List.of("template", "pods", "last FailedScheduling message"), sp);
+    }
+    if (scenarioText != null) {
+      page.heading("Scenario");
+      page.pre(scenarioText);
     }
     return page.writeTo(dir);
   }
