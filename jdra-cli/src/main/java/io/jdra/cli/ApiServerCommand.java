@@ -84,6 +84,8 @@ final class ApiServerCommand implements Callable<Integer> {
       }
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new UserException("--token-auth-file " + tokenAuthFile + ": no such file", e);
     } catch (IOException e) {
       throw new UserException("--token-auth-file " + tokenAuthFile + ": " + e.getMessage(), e);
     }

@@ -96,6 +96,9 @@ class CliTest {
             "error: Invalid value for option '--feature-gates': unrecognized"
                 + " feature gate: Bogus"),
         Arguments.of(
+            List.of("apiserver", "--port", "0", "--token-auth-file", "/no/such/tokens.csv"),
+            "error: --token-auth-file /no/such/tokens.csv: no such file"),
+        Arguments.of(
             List.of("version", "-o", "xml"),
             "error: Invalid value for option '--output': expected one of [text, json]"
                 + " (case-insensitive) but was 'xml'"));
