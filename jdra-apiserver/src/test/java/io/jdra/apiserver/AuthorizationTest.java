@@ -202,7 +202,8 @@ class AuthorizationTest {
             + " field selector");
     assertThat(node1.pods().inAnyNamespace().withField("spec.nodeName", "node-1").list().getItems())
         .extracting(x -> x.getMetadata().getName())
-        .containsExactly("on-1");
+        .contains("on-1")
+        .doesNotContain("on-2", "pending");
   }
 
   @Test
@@ -222,6 +223,50 @@ class AuthorizationTest {
             + " \"system:node:node-1\" cannot get resource \"resourceclaims\" in API group"
             + " \"resource.k8s.io\" in the namespace \"default\": no relationship found between"
             + " node 'node-1' and this object");
+  }
+
+  @Test
+  void aNodeReadsOnlySecretsItsPodsUse() {
+    admin
+        .secrets()
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("used")
+                .withNamespace("default")
+                .endMetadata()
+                .build())
+        .create();
+    admin
+        .secrets()
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName("unused")
+                .withNamespace("default")
+                .endMetadata()
+                .build())
+        .create();
+    Pod p = Make.pod("with-secret").namespace("default").nodeName("node-1").container("c").obj();
+    p.getSpec()
+        .getContainers()
+        .get(0)
+        .setEnvFrom(
+            List.of(
+                new io.fabric8.kubernetes.api.model.EnvFromSourceBuilder()
+                    .withNewSecretRef()
+                    .withName("used")
+                    .endSecretRef()
+                    .build()));
+    admin.pods().resource(p).create();
+
+    assertThat(node1.secrets().inNamespace("default").withName("used").get()).isNotNull();
+    assertRefused(
+        () -> node1.secrets().inNamespace("default").withName("unused").get(),
+        403,
+        "secrets \"unused\" is forbidden: User \"system:node:node-1\" cannot get resource"
+            + " \"secrets\" in API group \"\" in the namespace \"default\": no relationship found"
+            + " between node 'node-1' and this object");
   }
 
   @Test

@@ -11,8 +11,8 @@ import java.util.Optional;
  * Which object a write creates or changes is then checked by NodeRestriction admission. Not a node:
  * no opinion. Thread-safe.
  *
- * <p>Secrets, ConfigMaps, PersistentVolume(Claim)s and VolumeAttachments are refused to nodes (the
- * pods jdra runs never mount them), where upstream allows those its pods reference.
+ * <p>Secrets and ConfigMaps are readable when a pod bound to the node references them, as upstream;
+ * PersistentVolume(Claim)s and VolumeAttachments are refused to nodes (jdra serves no volumes).
  */
 public final class NodeAuthorizer implements Authorizer {
   private static final String NODE_LEASE_NAMESPACE = "kube-node-lease";
@@ -53,8 +53,9 @@ public final class NodeAuthorizer implements Authorizer {
   private Decision byResource(String node, Attributes a) {
     String gr = a.apiGroup() + "/" + a.resource();
     return switch (gr) {
-      case "/secrets", "/configmaps", "/persistentvolumeclaims", "/persistentvolumes" ->
-          noRelationship(node);
+      case "/secrets" -> readReferenced(node, a, true);
+      case "/configmaps" -> readReferenced(node, a, false);
+      case "/persistentvolumeclaims", "/persistentvolumes" -> noRelationship(node);
       case "storage.k8s.io/volumeattachments" -> noRelationship(node);
       case "resource.k8s.io/resourceclaims" -> claim(node, a);
       case "coordination.k8s.io/leases" -> lease(node, a);
@@ -67,6 +68,28 @@ public final class NodeAuthorizer implements Authorizer {
 
   private static Decision noRelationship(String node) {
     return Decision.noOpinion("no relationship found between node '" + node + "' and this object");
+  }
+
+  /** Upstream's authorizeReadNamespacedObject: get, list or watch of one referenced object. */
+  private Decision readReferenced(String node, Attributes a, boolean secret) {
+    switch (a.verb()) {
+      case "get", "list", "watch" -> {}
+      default -> {
+        return Decision.noOpinion("can only read resources of this type");
+      }
+    }
+    if (!a.subresource().isEmpty()) {
+      return Decision.noOpinion("cannot read subresource");
+    }
+    if (a.namespace().isEmpty()) {
+      return Decision.noOpinion("can only read namespaced object of this type");
+    }
+    if (a.name().isEmpty()) {
+      return Decision.noOpinion("No Object name found");
+    }
+    return graph.referencedOnNode(node, a.namespace(), secret, a.name())
+        ? Decision.ALLOW
+        : noRelationship(node);
   }
 
   private Decision claim(String node, Attributes a) {

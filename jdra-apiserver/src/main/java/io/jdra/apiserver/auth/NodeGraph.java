@@ -16,6 +16,13 @@ public interface NodeGraph {
    */
   boolean claimUsedOnNode(String node, String namespace, String claim);
 
+  /**
+   * Whether a pod bound to the node references the Secret ({@code secret}) or ConfigMap (else) by
+   * name: in a volume, a projected volume, an environment variable or {@code envFrom} of any
+   * container, or (Secrets) {@code imagePullSecrets}.
+   */
+  boolean referencedOnNode(String node, String namespace, boolean secret, String name);
+
   /** Whether the ResourceSlice exists and its {@code spec.nodeName} is the node. */
   boolean sliceOfNode(String node, String slice);
 }

@@ -30,14 +30,66 @@ public final class StoredNodeGraph implements NodeGraph {
 
   @Override
   public boolean claimUsedOnNode(String node, String namespace, String claim) {
+    return anyPodOnNode(node, namespace, pod -> usesClaim(pod, claim));
+  }
+
+  @Override
+  public boolean referencedOnNode(String node, String namespace, boolean secret, String name) {
+    return anyPodOnNode(node, namespace, pod -> references(pod, secret, name));
+  }
+
+  private boolean anyPodOnNode(
+      String node, String namespace, java.util.function.Predicate<JsonNode> test) {
     var pods =
         storage
             .store(PODS)
             .list(namespace, null, p -> node.equals(p.fields().get(NODE_NAME)), 0)
             .items();
     for (StoredObject p : pods) {
-      if (usesClaim(Json.parseObject(p.json()), claim)) {
+      if (test.test(Json.parseObject(p.json()))) {
         return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean references(JsonNode pod, boolean secret, String name) {
+    JsonNode spec = pod.path("spec");
+    if (secret) {
+      for (JsonNode s : spec.path("imagePullSecrets")) {
+        if (name.equals(s.path("name").asString(""))) {
+          return true;
+        }
+      }
+    }
+    for (JsonNode v : spec.path("volumes")) {
+      String direct =
+          secret
+              ? v.path("secret").path("secretName").asString("")
+              : v.path("configMap").path("name").asString("");
+      if (name.equals(direct)) {
+        return true;
+      }
+      for (JsonNode src : v.path("projected").path("sources")) {
+        if (name.equals(src.path(secret ? "secret" : "configMap").path("name").asString(""))) {
+          return true;
+        }
+      }
+    }
+    for (String list : new String[] {"initContainers", "containers", "ephemeralContainers"}) {
+      for (JsonNode c : spec.path(list)) {
+        for (JsonNode from : c.path("envFrom")) {
+          String ref = secret ? "secretRef" : "configMapRef";
+          if (name.equals(from.path(ref).path("name").asString(""))) {
+            return true;
+          }
+        }
+        for (JsonNode e : c.path("env")) {
+          String ref = secret ? "secretKeyRef" : "configMapKeyRef";
+          if (name.equals(e.path("valueFrom").path(ref).path("name").asString(""))) {
+            return true;
+          }
+        }
       }
     }
     return false;

@@ -33,6 +33,13 @@ class AuthorizerTest {
         }
 
         @Override
+        public boolean referencedOnNode(String node, String ns, boolean secret, String name) {
+          return node.equals("node-1")
+              && ns.equals("default")
+              && name.equals(secret ? "s1" : "cm1");
+        }
+
+        @Override
         public boolean sliceOfNode(String node, String slice) {
           return slices.contains(node + "/" + slice);
         }
@@ -151,10 +158,24 @@ class AuthorizerTest {
             "node updates another lease",
             req(NODE_1, "update", "kube-node-lease", "coordination.k8s.io", "leases", "", "node-2"),
             "can only access node lease with the same name as the requesting node"),
+        allow(
+            "node reads a secret its pod uses",
+            req(NODE_1, "get", "default", "", "secrets", "", "s1")),
         deny(
-            "node reads a secret",
+            "node reads another secret",
             req(NODE_1, "get", "default", "", "secrets", "", "s"),
             "no relationship found between node 'node-1' and this object"),
+        allow(
+            "node watches one configmap its pod uses",
+            req(NODE_1, "watch", "default", "", "configmaps", "", "cm1")),
+        deny(
+            "node lists configmaps",
+            req(NODE_1, "list", "default", "", "configmaps"),
+            "No Object name found"),
+        deny(
+            "node updates a configmap",
+            req(NODE_1, "update", "default", "", "configmaps", "", "cm1"),
+            "can only read resources of this type"),
         allow("node writes events", req(NODE_1, "create", "default", "events.k8s.io", "events")),
         deny(
             "unidentifiable node",
