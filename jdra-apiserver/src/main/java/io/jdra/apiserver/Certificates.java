@@ -7,6 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
+import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.Signature;
@@ -98,10 +99,19 @@ final class Certificates {
 
   /** The certificate in PEM, lines of 64 characters as keytool -rfc writes them. */
   static String pem(X509Certificate cert) throws GeneralSecurityException {
+    return pem("CERTIFICATE", cert.getEncoded());
+  }
+
+  /** A private key in PEM (PKCS#8, {@code PRIVATE KEY}), as openssl and kubeadm write it. */
+  static String pem(PrivateKey key) {
+    return pem("PRIVATE KEY", key.getEncoded());
+  }
+
+  private static String pem(String type, byte[] der) {
     String b64 =
         Base64.getMimeEncoder(64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-            .encodeToString(cert.getEncoded());
-    return "-----BEGIN CERTIFICATE-----\n" + b64 + "\n-----END CERTIFICATE-----\n";
+            .encodeToString(der);
+    return "-----BEGIN " + type + "-----\n" + b64 + "\n-----END " + type + "-----\n";
   }
 
   private static KeyPair newKeys() throws GeneralSecurityException {

@@ -3,18 +3,14 @@ package io.jdra.apiserver;
 import io.jdra.apiserver.storage.PrivateFiles;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.core.net.PfxOptions;
-import java.io.ByteArrayOutputStream;
+import io.vertx.core.net.PemKeyCertOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.SecureRandom;
-import java.security.cert.Certificate;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -26,14 +22,21 @@ import java.util.List;
  * The serving certificate (signed by a self-signed CA, both kept in {@code DATA/pki}, or in memory
  * only without a data dir) and the bearer token. Certificates are made in process by {@link
  * Certificates} with the JDK's providers, so no crypto library is needed.
+ *
+ * <p>Keys and certificates are PEM files named as kubeadm names them ({@code ca.crt}, {@code
+ * ca.key}, {@code apiserver.crt}, {@code apiserver.key}). PEM rather than PKCS#12 because a PKCS#12
+ * store is sealed with PBKDF2 at 10,000 iterations per entry: making and opening the stores took
+ * about a second of the server's start on two cores.
  */
 final class Security {
-  /** Key material for HTTPS. */
-  record Material(byte[] serverKeystore, String password, String caPem) {
+  /** Key material for HTTPS: the serving key, its chain to the CA, and the CA, all PEM. */
+  record Material(String serverKeyPem, String serverChainPem, String caPem) {
     void configure(HttpServerOptions o) {
       o.setSsl(true)
           .setKeyCertOptions(
-              new PfxOptions().setValue(Buffer.buffer(serverKeystore)).setPassword(password));
+              new PemKeyCertOptions()
+                  .addKeyValue(Buffer.buffer(serverKeyPem))
+                  .addCertValue(Buffer.buffer(serverChainPem)));
     }
   }
 
@@ -44,78 +47,47 @@ final class Security {
       return generate(o.bindAddress(), null); // the keys live in memory only
     }
     Path dir = o.dataDir().resolve("pki");
-    Path server = dir.resolve("server.p12");
+    Path key = dir.resolve("apiserver.key");
+    Path chain = dir.resolve("apiserver.crt");
     Path caCrt = dir.resolve("ca.crt");
-    Path pw = dir.resolve("password");
-    if (!Files.exists(server) || !Files.exists(caCrt) || !Files.exists(pw)) {
+    if (!Files.exists(key) || !Files.exists(chain) || !Files.exists(caCrt)) {
       return generate(o.bindAddress(), dir);
     }
     return new Material(
-        Files.readAllBytes(server),
-        Files.readString(pw, StandardCharsets.UTF_8).trim(),
+        Files.readString(key, StandardCharsets.UTF_8),
+        Files.readString(chain, StandardCharsets.UTF_8),
         Files.readString(caCrt, StandardCharsets.UTF_8));
   }
 
   /**
-   * A new CA and serving certificate (valid for ten years, as before), kept in {@code dir} when it
-   * is not null: {@code password}, {@code ca.p12} (the CA key, alias ca), {@code ca.crt}, {@code
-   * server.p12} (alias server with the chain to the CA, and the CA as a trusted entry) and {@code
-   * server.crt}, all private to the user.
+   * A new CA and serving certificate (valid for ten years), kept in {@code dir} when it is not
+   * null: {@code ca.key}, {@code ca.crt}, {@code apiserver.crt} (the serving certificate, then the
+   * CA) and {@code apiserver.key}, all private to the user. Files of an older layout in {@code dir}
+   * are left alone; a new CA replaces them for clients when they next read the kubeconfig.
    */
   private static Material generate(String bindAddress, Path dir) throws IOException {
     try {
-      String pass = random(16);
       ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
       Duration validity = Duration.ofDays(3650);
       Certificates.Issued ca = Certificates.selfSignedCa("jdra-ca", now, validity);
       Certificates.Issued server =
           Certificates.serving(
               ca, "jdra-apiserver", dnsNames(bindAddress), ips(bindAddress), now, validity);
-      byte[] serverStore =
-          pkcs12(
-              pass,
-              "server",
-              server,
-              ca.certificate(),
-              ks -> ks.setCertificateEntry("ca", ca.certificate()));
       String caPem = Certificates.pem(ca.certificate());
+      String chainPem = Certificates.pem(server.certificate()) + caPem;
+      String keyPem = Certificates.pem(server.keys().getPrivate());
       if (dir != null) {
         PrivateFiles.createDirectories(dir);
-        writePrivate(dir.resolve("password"), pass);
-        writePrivate(dir.resolve("ca.p12"), pkcs12(pass, "ca", ca, null, ks -> {}));
+        writePrivate(dir.resolve("ca.key"), Certificates.pem(ca.keys().getPrivate()));
         writePrivate(dir.resolve("ca.crt"), caPem);
-        writePrivate(dir.resolve("server.crt"), Certificates.pem(server.certificate()));
+        writePrivate(dir.resolve("apiserver.crt"), chainPem);
         // written last: its presence means the set is complete
-        writePrivate(dir.resolve("server.p12"), serverStore);
+        writePrivate(dir.resolve("apiserver.key"), keyPem);
       }
-      return new Material(serverStore, pass, caPem);
+      return new Material(keyPem, chainPem, caPem);
     } catch (GeneralSecurityException e) {
       throw new IOException("make the API server's certificates: " + e.getMessage(), e);
     }
-  }
-
-  private interface StoreExtra {
-    void add(KeyStore ks) throws GeneralSecurityException;
-  }
-
-  private static byte[] pkcs12(
-      String pass,
-      String alias,
-      Certificates.Issued entry,
-      X509Certificate issuer,
-      StoreExtra extra)
-      throws GeneralSecurityException, IOException {
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(null, null);
-    extra.add(ks);
-    Certificate[] chain =
-        issuer == null
-            ? new Certificate[] {entry.certificate()}
-            : new Certificate[] {entry.certificate(), issuer};
-    ks.setKeyEntry(alias, entry.keys().getPrivate(), pass.toCharArray(), chain);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ks.store(out, pass.toCharArray());
-    return out.toByteArray();
   }
 
   /** localhost, plus the bind address when it is a name. */

@@ -6,9 +6,13 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,14 +28,9 @@ class SecurityTest {
   void makesAChainClientsVerifyAndKeepsItInTheDataDir() throws Exception {
     ApiServerOptions o = ApiServerOptions.inMemory().withDataDir(dir).withBindAddress("10.1.2.3");
     Security.Material m = Security.material(o);
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(new ByteArrayInputStream(m.serverKeystore()), m.password().toCharArray());
-    X509Certificate server = (X509Certificate) ks.getCertificateChain("server")[0];
-    X509Certificate ca =
-        (X509Certificate)
-            CertificateFactory.getInstance("X.509")
-                .generateCertificate(
-                    new ByteArrayInputStream(m.caPem().getBytes(StandardCharsets.UTF_8)));
+    List<X509Certificate> chain = certificates(m.serverChainPem());
+    X509Certificate server = chain.get(0);
+    X509Certificate ca = certificates(m.caPem()).get(0);
 
     server.verify(ca.getPublicKey());
     ca.verify(ca.getPublicKey());
@@ -47,24 +46,51 @@ class SecurityTest {
             List.of(7, "0:0:0:0:0:0:0:1"),
             List.of(7, "10.1.2.3"),
             List.of(2, "localhost"));
-    assertThat(ks.isKeyEntry("server")).isTrue();
-    assertThat(ks.isCertificateEntry("ca")).isTrue();
+    assertThat(chain).containsExactly(server, ca);
+    assertThat(privateKey(m.serverKeyPem()).getAlgorithm()).isEqualTo("EC");
+    assertSignedBy(privateKey(m.serverKeyPem()), server);
 
     Security.Material again = Security.material(o);
     assertThat(again.caPem()).isEqualTo(m.caPem());
     assertThat(Files.readString(dir.resolve("pki/ca.crt"))).isEqualTo(m.caPem());
-    assertThat(dir.resolve("pki/ca.p12")).exists();
-    assertThat(dir.resolve("pki/server.crt")).exists();
+    assertThat(again.serverKeyPem()).isEqualTo(m.serverKeyPem());
+    assertThat(Files.readString(dir.resolve("pki/apiserver.crt"))).isEqualTo(m.serverChainPem());
+    assertSignedBy(privateKey(Files.readString(dir.resolve("pki/ca.key"))), ca);
   }
 
   @Test
   void aNameBindAddressIsADnsNameAndNothingIsWrittenWithoutADataDir() throws Exception {
     Security.Material m =
         Security.material(ApiServerOptions.inMemory().withBindAddress("api.example.test"));
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(new ByteArrayInputStream(m.serverKeystore()), m.password().toCharArray());
-    X509Certificate server = (X509Certificate) ks.getCertificateChain("server")[0];
+    X509Certificate server = certificates(m.serverChainPem()).get(0);
     assertThat(server.getSubjectAlternativeNames())
         .contains(List.of(2, "api.example.test"), List.of(2, "localhost"));
+  }
+
+  private static List<X509Certificate> certificates(String pem) throws Exception {
+    return CertificateFactory.getInstance("X.509")
+        .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.UTF_8)))
+        .stream()
+        .map(X509Certificate.class::cast)
+        .toList();
+  }
+
+  private static PrivateKey privateKey(String pem) throws Exception {
+    String b64 = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    return KeyFactory.getInstance("EC")
+        .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(b64)));
+  }
+
+  /** The key is the certificate's: what it signs, the certificate's public key verifies. */
+  private static void assertSignedBy(PrivateKey key, X509Certificate cert) throws Exception {
+    byte[] data = "jdra".getBytes(StandardCharsets.UTF_8);
+    Signature s = Signature.getInstance("SHA256withECDSA");
+    s.initSign(key);
+    s.update(data);
+    byte[] sig = s.sign();
+    Signature v = Signature.getInstance("SHA256withECDSA");
+    v.initVerify(cert.getPublicKey());
+    v.update(data);
+    assertThat(v.verify(sig)).isTrue();
   }
 }
