@@ -1,5 +1,7 @@
 package io.jdra.apiserver;
 
+import static java.util.concurrent.CompletableFuture.supplyAsync;
+
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.admission.BuiltInAdmission;
 import io.jdra.apiserver.admission.NodeRestriction;
@@ -33,6 +35,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,28 +96,27 @@ public final class EmbeddedApiServer implements AutoCloseable {
    * @throws UncheckedIOException when storage, certificates or the port are unusable
    */
   public static EmbeddedApiServer start(ApiServerOptions o) {
+    StartupPhases phases = new StartupPhases();
+    // Most of a start is class loading and first use of CEL, Jackson, Netty and the crypto
+    // providers: the independent parts run side by side so a start takes the longest of them.
+    ExecutorService starter = Executors.newFixedThreadPool(2, StartupThread::new);
+    CompletableFuture<Admission> admission = supplyAsync(() -> admission(o), starter);
+    CompletableFuture<Security.Material> tls =
+        supplyAsync(() -> o.tls() ? tlsMaterial(o) : null, starter);
     Storage storage = new Storage(persistence(o), o.watchHistory());
     Vertx vertx = null;
     try {
       storage.recover();
       ResourceRegistry registry = ResourceRegistry.builtIn();
       registry.all().forEach(t -> storage.store(t.key()));
-      // NodeRestriction is a mutating-phase plugin upstream, the ResourceSlice policy a
-      // ValidatingAdmissionPolicy: the one before the kinds' own checks, the other after them.
-      Admission admission =
-          Admission.chain(
-              List.of(
-                  new NodeRestriction(),
-                  Admission.objectWrites(new BuiltInAdmission(o.featureGates(), o.clock())),
-                  ResourceSlicePolicy.exampleDriver(),
-                  Admission.objectWrites(o.admission())));
-      ObjectService service =
-          new ObjectService(registry, storage, admission, o.clock(), o.patching());
-      createNamespaces(service);
-      Security.Material sec = o.tls() ? Security.material(o) : null;
+      phases.end("storage");
       String token = o.requireToken() ? Security.token(o) : null;
       int loops = Math.max(2, Runtime.getRuntime().availableProcessors());
       vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
+      phases.end("vertx");
+      ObjectService service =
+          new ObjectService(registry, storage, join(admission), o.clock(), o.patching());
+      phases.end("admission");
       Controllers controllers = new Controllers(service, vertx);
       ApiHandler handler =
           new ApiHandler(
@@ -122,11 +127,19 @@ public final class EmbeddedApiServer implements AutoCloseable {
               token == null ? Authorizer.ALWAYS_ALLOW : authorizer(storage),
               o.bookmarkInterval(),
               () -> true);
-      List<HttpServer> servers = listen(vertx, o, handler, sec, loops);
-      int port = servers.get(0).actualPort();
+      Security.Material sec = join(tls);
+      phases.end("tls");
+      int port = o.port() != 0 ? o.port() : freePort(o.bindAddress());
+      CompletableFuture<List<HttpServer>> listening = listen(vertx, o, port, handler, sec, loops);
+      // The initial namespaces are written while the servers bind; nobody knows the port before
+      // start returns (or the kubeconfig is written), as kube-apiserver's post-start hook does.
+      createNamespaces(service);
+      phases.end("namespaces");
+      List<HttpServer> servers = awaitListening(listening, o, port);
+      phases.end("listen");
       String scheme = sec == null ? "http" : "https";
       String host = o.bindAddress().equals("0.0.0.0") ? "127.0.0.1" : o.bindAddress();
-      URI url = URI.create(scheme + "://" + host + ":" + port);
+      URI url = URI.create(scheme + "://" + host + ":" + servers.get(0).actualPort());
       controllers.start();
       EmbeddedApiServer server =
           new EmbeddedApiServer(o, vertx, storage, service, servers, controllers, url, token, sec);
@@ -135,6 +148,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
             o.kubeconfig(), url, token, sec == null ? null : sec.caPem(), "jdra-admin");
       }
       LOG.info("API server listening on {}", url);
+      LOG.info("API server started in {}", phases);
       Warmup.start(service);
       return server;
     } catch (IOException e) {
@@ -143,6 +157,51 @@ public final class EmbeddedApiServer implements AutoCloseable {
     } catch (RuntimeException e) {
       closeQuietly(vertx, storage);
       throw e;
+    } finally {
+      starter.shutdownNow();
+    }
+  }
+
+  /**
+   * The admission chain. NodeRestriction is a mutating-phase plugin upstream, the ResourceSlice
+   * policy a ValidatingAdmissionPolicy: the one before the kinds' own checks, the other after them.
+   */
+  private static Admission admission(ApiServerOptions o) {
+    return Admission.chain(
+        List.of(
+            new NodeRestriction(),
+            Admission.objectWrites(new BuiltInAdmission(o.featureGates(), o.clock())),
+            ResourceSlicePolicy.exampleDriver(),
+            Admission.objectWrites(o.admission())));
+  }
+
+  /** The certificates, with the TLS engine loaded (BoringSSL's native library takes a while). */
+  private static Security.Material tlsMaterial(ApiServerOptions o) {
+    try {
+      Security.Material m = Security.material(o);
+      OpenSSLEngineOptions.isAvailable();
+      return m;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The value of a start step, with its own exception rather than a CompletionException. */
+  private static <T> T join(CompletableFuture<T> step) {
+    try {
+      return step.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  private static final class StartupThread extends Thread {
+    StartupThread(Runnable r) {
+      super(r, "jdra-apiserver-start");
+      setDaemon(true);
     }
   }
 
@@ -201,10 +260,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
     }
   }
 
-  private static List<HttpServer> listen(
-      Vertx vertx, ApiServerOptions o, ApiHandler handler, Security.Material sec, int count)
-      throws IOException {
-    int port = o.port() != 0 ? o.port() : freePort(o.bindAddress());
+  /** Deploys {@code count} servers on {@code port}, one per event loop; completes when all bind. */
+  private static CompletableFuture<List<HttpServer>> listen(
+      Vertx vertx,
+      ApiServerOptions o,
+      int port,
+      ApiHandler handler,
+      Security.Material sec,
+      int count) {
     List<HttpServer> servers = java.util.Collections.synchronizedList(new ArrayList<>());
     int listenPort = port;
     java.util.function.Supplier<io.vertx.core.Verticle> verticle =
@@ -244,16 +307,21 @@ public final class EmbeddedApiServer implements AutoCloseable {
                     .onFailure(started::fail);
               }
             };
+    return vertx
+        .deployVerticle(verticle, new io.vertx.core.DeploymentOptions().setInstances(count))
+        .toCompletionStage()
+        .toCompletableFuture()
+        .thenApply(id -> List.copyOf(servers));
+  }
+
+  private static List<HttpServer> awaitListening(
+      CompletableFuture<List<HttpServer>> listening, ApiServerOptions o, int port)
+      throws IOException {
     try {
-      vertx
-          .deployVerticle(verticle, new io.vertx.core.DeploymentOptions().setInstances(count))
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(30, TimeUnit.SECONDS);
+      return listening.get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IOException("listen on " + o.bindAddress() + ":" + port + ": " + rootMessage(e), e);
     }
-    return List.copyOf(servers);
   }
 
   private static int freePort(String host) throws IOException {
