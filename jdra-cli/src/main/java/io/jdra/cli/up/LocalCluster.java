@@ -80,9 +80,13 @@ public final class LocalCluster implements AutoCloseable {
     writeKubeconfigs();
     admin = newClient("admin", -1, 0, kubeconfig());
     installDeviceClasses();
-    startControllerManager();
-    startScheduler();
+    // The components start side by side (each waits for its own informers), as in a real
+    // cluster where they are separate processes; what they wait for overlaps.
+    CompletableFuture<Void> controllerManager = startControllerManager();
+    CompletableFuture<Void> scheduler = startScheduler();
     startNodes();
+    awaitSynced("controller-manager", controllerManager);
+    awaitSynced("scheduler", scheduler);
   }
 
   private void prepareDataDir() {
@@ -188,7 +192,7 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
-  private void startControllerManager() {
+  private CompletableFuture<Void> startControllerManager() {
     KubernetesClient client =
         newClient(
             "controller-manager",
@@ -201,10 +205,10 @@ public final class LocalCluster implements AutoCloseable {
             client,
             ControllerManagerOptions.defaults().withFeatureGates(options.featureGates()));
     started.push(new Stoppable("controller-manager", h::stop));
-    awaitSynced("controller-manager", h.synced());
+    return h.synced();
   }
 
-  private void startScheduler() {
+  private CompletableFuture<Void> startScheduler() {
     KubernetesClient client =
         newClient(
             "scheduler",
@@ -217,7 +221,7 @@ public final class LocalCluster implements AutoCloseable {
             client,
             SchedulerOptions.defaults().withFeatureGates(options.featureGates()));
     started.push(new Stoppable("scheduler", h));
-    awaitSynced("scheduler", h.synced());
+    return h.synced();
   }
 
   /**
