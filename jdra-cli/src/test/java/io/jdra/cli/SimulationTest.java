@@ -158,6 +158,8 @@ class SimulationTest {
         .contains(
             "DynamicResources: claim gpus request gpus: needs 16 devices, too few usable",
             "NodeResourcesFit: Insufficient cpu");
+    // A template that fits no node even on an empty cluster has no fragmentation to speak of.
+    assertThat(r.samples()).allSatisfy(s -> assertThat(s.fragmentationByTemplate()).isEmpty());
     // Unschedulable pods are retried when they have waited 5 minutes: 1 + 12 attempts in an hour.
     assertThat(r.failedAttempts().get("greedy")).isBetween(12, 14);
   }

@@ -37,6 +37,7 @@ final class Recorder {
   private final List<ProbeSpec> probes;
   private final int[] weights;
   private final Map<Integer, Set<String>> driversByTemplate = new HashMap<>();
+  private final Map<Integer, Set<String>> capable = new HashMap<>();
   private final Map<Integer, List<Double>> pendingSeconds = new TreeMap<>();
   private final Map<List<String>, Group> groups = new LinkedHashMap<>();
   private final Map<String, Long> attempts = new LinkedHashMap<>();
@@ -119,6 +120,18 @@ final class Recorder {
     }
   }
 
+  /**
+   * Finds, on the empty cluster, the nodes where a pod of each template fits at all: only free
+   * units there can be stranded. A template that fits nowhere has no fragmentation (it is
+   * unschedulable, which the reasons report).
+   */
+  void findCapableNodes(Set<String> nodes) {
+    for (int i = 0; i < probes.size(); i++) {
+      ProbeSpec ps = probes.get(i);
+      capable.put(i, ps == null ? Set.of() : probe.fits(ps.pod(), ps.claims(), nodes));
+    }
+  }
+
   /** The state now. */
   void sample(Instant at, Collection<SimPod> pods, SchedulerCache cache) {
     double t = Duration.between(Simulator.EPOCH, at).toMillis() / 1000.0;
@@ -143,7 +156,7 @@ final class Recorder {
     double weight = 0;
     for (int i = 0; i < probes.size(); i++) {
       ProbeSpec ps = probes.get(i);
-      if (ps == null) {
+      if (ps == null || capable.get(i).isEmpty()) {
         continue;
       }
       double f = fragmentation(i, ps);
@@ -166,7 +179,7 @@ final class Recorder {
     double total = 0;
     Set<String> candidates = new TreeSet<>();
     for (Map.Entry<String, Double> e : free.entrySet()) {
-      if (e.getValue() > 1e-9) {
+      if (e.getValue() > 1e-9 && capable.get(template).contains(e.getKey())) {
         total += e.getValue();
         candidates.add(e.getKey());
       }

@@ -58,12 +58,12 @@ public final class Reports {
           "  %-24s %6d %9s %9s %9s %9s %9s %9s%n",
           e.getKey(),
           s.count(),
-          d(s.mean()),
-          d(s.p50()),
-          d(s.p90()),
-          d(s.p95()),
-          d(s.p99()),
-          d(s.max()));
+          d(s, s.mean()),
+          d(s, s.p50()),
+          d(s, s.p90()),
+          d(s, s.p95()),
+          d(s, s.p99()),
+          d(s, s.max()));
     }
     out.println();
     out.println("Devices (physical units: a device, or a partitionable device's counter set):");
@@ -130,6 +130,11 @@ public final class Reports {
       out.computeIfAbsent(g.template(), k -> new ArrayList<>()).add(g);
     }
     return out;
+  }
+
+  /** A duration, or "-" when no pod was bound (nothing to measure). */
+  private static String d(SimResult.Stats s, double seconds) {
+    return s.count() == 0 ? "-" : d(seconds);
   }
 
   private static String d(double seconds) {
@@ -266,12 +271,12 @@ public final class Reports {
           List.of(
               e.getKey(),
               Integer.toString(s.count()),
-              d(s.mean()),
-              d(s.p50()),
-              d(s.p90()),
-              d(s.p95()),
-              d(s.p99()),
-              d(s.max())));
+              d(s, s.mean()),
+              d(s, s.p50()),
+              d(s, s.p90()),
+              d(s, s.p95()),
+              d(s, s.p99()),
+              d(s, s.max())));
     }
     page.table(List.of("template", "pods", "mean", "p50", "p90", "p95", "p99", "max"), rows);
     page.heading("Devices");
@@ -288,9 +293,11 @@ public final class Reports {
     page.note(
         "A unit is a device, or for partitionable devices one counter set (a physical GPU), used by"
             + " the share of its counters that allocated partitions consume. Fragmentation: of the"
-            + " free units (of the drivers a template's pods got devices from), the share on nodes"
-            + " where the scheduler (Filter, with the allocator) would not place a pod of that"
-            + " template; the workload line weights templates by their pod counts. Mean "
+            + " free units (of the drivers a template's pods got devices from) on the nodes that"
+            + " could take a pod of the template when empty, the share on nodes where the"
+            + " scheduler (Filter, with the allocator) would not place one now; templates that fit"
+            + " no node are left out; the workload line weights templates by their pod counts."
+            + " Mean "
             + pct(r.fragmentation().mean())
             + ", max "
             + pct(r.fragmentation().max())

@@ -137,6 +137,10 @@ final class Simulator {
       cluster.nodes().forEach(cache::addNode);
       cluster.slices().forEach(dra::sliceChanged);
       cluster.classes().forEach(dra::classChanged);
+      recorder.findCapableNodes(
+          cluster.nodes().stream()
+              .map(n -> n.getMetadata().getName())
+              .collect(java.util.stream.Collectors.toSet()));
       arrivals.forEach(a -> push(EPOCH.plus(a.at()), Kind.ARRIVE, a));
       scenario.deletions().forEach(d -> push(EPOCH.plus(d.at()), Kind.DELETE_SOME, d));
       Duration interval = sampleInterval(arrivals);
