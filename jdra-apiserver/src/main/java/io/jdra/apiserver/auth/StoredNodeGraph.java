@@ -3,6 +3,7 @@ package io.jdra.apiserver.auth;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.storage.Storage;
 import io.jdra.apiserver.storage.StoredObject;
+import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,25 +31,48 @@ public final class StoredNodeGraph implements NodeGraph {
 
   @Override
   public boolean claimUsedOnNode(String node, String namespace, String claim) {
-    return anyPodOnNode(node, namespace, pod -> usesClaim(pod, claim));
+    return anyPodOnNode(node, namespace, claim, pod -> usesClaim(pod, claim));
   }
 
   @Override
   public boolean referencedOnNode(String node, String namespace, boolean secret, String name) {
-    return anyPodOnNode(node, namespace, pod -> references(pod, secret, name));
+    return anyPodOnNode(node, namespace, name, pod -> references(pod, secret, name));
   }
 
+  /**
+   * Whether a pod bound to the node passes {@code test}. Only pods whose JSON contains {@code
+   * "name"} at all are parsed: a kubelet asks once per claim and pod start, and most pods on a node
+   * are not the one asked about.
+   */
   private boolean anyPodOnNode(
-      String node, String namespace, java.util.function.Predicate<JsonNode> test) {
+      String node, String namespace, String name, java.util.function.Predicate<JsonNode> test) {
+    byte[] quoted = ("\"" + name + "\"").getBytes(StandardCharsets.UTF_8);
     var pods =
         storage
             .store(PODS)
-            .list(namespace, null, p -> node.equals(p.fields().get(NODE_NAME)), 0)
+            .list(
+                namespace,
+                null,
+                p -> node.equals(p.fields().get(NODE_NAME)) && contains(p.json(), quoted),
+                0)
             .items();
     for (StoredObject p : pods) {
       if (test.test(Json.parseObject(p.json()))) {
         return true;
       }
+    }
+    return false;
+  }
+
+  private static boolean contains(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i <= haystack.length - needle.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return true;
     }
     return false;
   }
