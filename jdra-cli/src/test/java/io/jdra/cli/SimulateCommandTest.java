@@ -215,6 +215,58 @@ class SimulateCommandTest {
     return Stream.of("gpu-mix.yaml", "partitioned-gpus.yaml", "unschedulable.yaml");
   }
 
+  /**
+   * The report as a browser sees it: headless Chromium (when installed) loads the file and its DOM
+   * has the charts' lines. A screenshot of the same page is how the report was checked by eye.
+   */
+  @Test
+  void aBrowserRendersTheCharts() throws Exception {
+    Path chromium = onPath("chromium");
+    assumeTrue(chromium != null, "chromium not installed");
+    Path report = tmp.resolve("report");
+    Result r =
+        run(
+            "simulate",
+            "-f",
+            examples().resolve("partitioned-gpus.yaml").toString(),
+            "--report",
+            report.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    Path dom = tmp.resolve("dom.html");
+    Process p =
+        new ProcessBuilder(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--user-data-dir=" + tmp.resolve("profile"),
+                "--dump-dom",
+                report.resolve("index.html").toUri().toString())
+            .redirectOutput(dom.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    try {
+      assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+    String html = Files.readString(dom);
+    // 5 charts, 11 lines: pending, running; scheduled, completed; one driver; workload and two
+    // templates; all and two templates.
+    assertThat(html.split("<polyline", -1)).hasSize(12);
+    assertThat(html).contains("<figcaption>Device utilisation</figcaption>");
+  }
+
+  private static Path onPath(String command) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      Path p = Path.of(dir, command);
+      if (Files.isExecutable(p)) {
+        return p;
+      }
+    }
+    return null;
+  }
+
   @Test
   void everyExampleIsAValidScenario() throws IOException {
     try (Stream<Path> files = Files.list(examples())) {
