@@ -67,7 +67,15 @@ class ConversionTest {
     String list = f.get("/apis/resource.k8s.io/v1", null).body();
     assertThat(list)
         .contains("\"name\":\"resourceclaims/status\"")
+        .doesNotContain("\"name\":\"devicetaintrules\"");
+    // Kubernetes 1.36 serves DeviceTaintRule as v1beta2 (preferred) and v1alpha3 only.
+    assertThat(f.get("/apis/resource.k8s.io/v1beta2", null).body())
         .contains("\"name\":\"devicetaintrules\"");
+    assertThat(f.get("/apis/resource.k8s.io/v1alpha3", null).body())
+        .contains("\"name\":\"devicetaintrules\"")
+        .doesNotContain("\"name\":\"resourceclaims\"");
+    assertThat(f.get("/apis/resource.k8s.io/v1/devicetaintrules", null).statusCode())
+        .isEqualTo(404);
     HttpResponse<String> agg =
         f.get("/apis", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
     assertThat(agg.headers().firstValue("Content-Type").orElse(""))

@@ -5,13 +5,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.allocator.Explanation;
 import io.jdra.api.features.Feature;
 import io.jdra.api.features.FeatureGates;
+import io.jdra.api.versions.DeviceTaintRuleVersions;
 import io.jdra.runtime.Ctx;
 import io.jdra.scheduler.cache.SchedulerCache;
 import io.jdra.scheduler.cache.Snapshot;
@@ -54,7 +54,11 @@ public final class PodExplainer {
     client.resources(ResourceSlice.class).list().getItems().forEach(dra::sliceChanged);
     client.resources(DeviceClass.class).list().getItems().forEach(dra::classChanged);
     if (gates.enabled(Feature.DRA_DEVICE_TAINT_RULES)) {
-      client.resources(DeviceTaintRule.class).list().getItems().forEach(dra::taintRuleChanged);
+      client
+          .resources(io.fabric8.kubernetes.api.model.resource.v1beta2.DeviceTaintRule.class)
+          .list()
+          .getItems()
+          .forEach(r -> dra.taintRuleChanged(DeviceTaintRuleVersions.toV1(r)));
     }
     SchedulerCache cache = new SchedulerCache();
     for (Node n : client.nodes().list().getItems()) {

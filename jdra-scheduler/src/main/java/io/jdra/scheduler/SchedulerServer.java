@@ -3,12 +3,12 @@ package io.jdra.scheduler;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.jdra.api.features.Feature;
+import io.jdra.api.versions.DeviceTaintRuleVersions;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
@@ -202,10 +202,12 @@ public final class SchedulerServer {
     if (options.featureGates().enabled(Feature.DRA_DEVICE_TAINT_RULES)) {
       Handlers.add(
           ctx,
-          informers.informer(DeviceTaintRule.class),
+          // Kubernetes 1.36 serves DeviceTaintRule as v1beta2 (and v1alpha3), not v1.
+          informers.informer(
+              io.fabric8.kubernetes.api.model.resource.v1beta2.DeviceTaintRule.class),
           handler(
               r -> {
-                dra.taintRuleChanged(r);
+                dra.taintRuleChanged(DeviceTaintRuleVersions.toV1(r));
                 queue.moveAllToActiveOrBackoffQueue(
                     ClusterEvent.of(
                         EventResource.DEVICE_TAINT_RULE, ClusterEvent.ADD, "DeviceTaintRuleAdd"),
@@ -213,7 +215,7 @@ public final class SchedulerServer {
                     r);
               },
               (o, r) -> {
-                dra.taintRuleChanged(r);
+                dra.taintRuleChanged(DeviceTaintRuleVersions.toV1(r));
                 queue.moveAllToActiveOrBackoffQueue(
                     ClusterEvent.of(
                         EventResource.DEVICE_TAINT_RULE,
@@ -223,7 +225,7 @@ public final class SchedulerServer {
                     r);
               },
               r -> {
-                dra.taintRuleDeleted(r);
+                dra.taintRuleDeleted(DeviceTaintRuleVersions.toV1(r));
                 queue.moveAllToActiveOrBackoffQueue(
                     ClusterEvent.of(
                         EventResource.DEVICE_TAINT_RULE,

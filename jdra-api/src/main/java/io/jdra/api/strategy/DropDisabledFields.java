@@ -39,7 +39,7 @@ import java.util.Objects;
  *   <tr><td>DRAPartitionableDevices</td><td>slice {@code sharedCounters}, {@code
  *       perDeviceNodeSelection}; device {@code consumesCounters}, {@code nodeName}, {@code
  *       nodeSelector}, {@code allNodes}</td></tr>
- *   <tr><td>DRANodeAllocatableResources</td><td>slice device {@code nodeAllocatableResources}</td></tr>
+ *   <tr><td>DRANodeAllocatableResources</td><td>slice device {@code nodeAllocatableResourceMappings}</td></tr>
  *   <tr><td>DRAListTypeAttributes</td><td>slice device attribute {@code bools}, {@code ints},
  *       {@code strings}, {@code versions}</td></tr>
  *   <tr><td>DRAExtendedResource</td><td>DeviceClass {@code spec.extendedResourceName}</td></tr>

@@ -24,6 +24,13 @@ import java.util.Map;
  * modified, because fabric8's builder copies share them with the original.
  */
 final class SliceFields {
+  /**
+   * The 1.36 device field {@code nodeAllocatableResourceMappings} (DRANodeAllocatableResources).
+   * The fabric8 model follows a later draft ({@code nodeAllocatableResources}), so the 1.36 field
+   * travels in the device's additional properties.
+   */
+  static final String NODE_ALLOCATABLE_MAPPINGS = "nodeAllocatableResourceMappings";
+
   private SliceFields() {}
 
   static void dropInPlace(ResourceSlice slice, ResourceSlice old, FeatureGates gates) {
@@ -49,7 +56,7 @@ final class SliceFields {
     }
     if (!gates.enabled(Feature.DRA_NODE_ALLOCATABLE_RESOURCES)
         && !nodeAllocatableResourcesInUse(old)) {
-      devices(slice).forEach(d -> d.setNodeAllocatableResources(new LinkedHashMap<>()));
+      devices(slice).forEach(d -> d.getAdditionalProperties().remove(NODE_ALLOCATABLE_MAPPINGS));
     }
     if (!gates.enabled(Feature.DRA_LIST_TYPE_ATTRIBUTES) && !listTypeAttributesInUse(old)) {
       devices(slice).forEach(SliceFields::dropListAttributes);
@@ -93,7 +100,10 @@ final class SliceFields {
   }
 
   static boolean nodeAllocatableResourcesInUse(ResourceSlice slice) {
-    return devices(slice).stream().anyMatch(d -> present(d.getNodeAllocatableResources()));
+    return devices(slice).stream()
+        .anyMatch(d ->
+            d.getAdditionalProperties().get(NODE_ALLOCATABLE_MAPPINGS) instanceof Map<?, ?> m
+                && !m.isEmpty());
   }
 
   static boolean listTypeAttributesInUse(ResourceSlice slice) {

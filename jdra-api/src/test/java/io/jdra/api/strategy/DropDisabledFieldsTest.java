@@ -217,10 +217,10 @@ class DropDisabledFieldsTest {
             b,
             Fixtures::requestPolicy),
         row(
-            "devices[].nodeAllocatableResources",
+            "devices[].nodeAllocatableResourceMappings",
             Feature.DRA_NODE_ALLOCATABLE_RESOURCES,
             b,
-            Fixtures::nodeAllocatableResources),
+            Fixtures::nodeAllocatableResourceMappings),
         row(
             "devices[].attributes[].ints",
             Feature.DRA_LIST_TYPE_ATTRIBUTES,

@@ -19,11 +19,11 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTolerationBuilder;
-import io.fabric8.kubernetes.api.model.resource.v1.NodeAllocatableResourceBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.testing.objects.Make;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -307,18 +307,14 @@ final class Fixtures {
                 .build());
   }
 
-  static void nodeAllocatableResources(ResourceSlice s) {
+  /** As dra-example-driver's cpu profile publishes it: one cpu per allocated device. */
+  static void nodeAllocatableResourceMappings(ResourceSlice s) {
     s.getSpec()
         .getDevices()
         .get(0)
-        .getNodeAllocatableResources()
-        .put(
-            "cpu",
-            new NodeAllocatableResourceBuilder()
-                .withNewMapping()
-                .withCapacityKey("cores")
-                .endMapping()
-                .build());
+        .setAdditionalProperty(
+            "nodeAllocatableResourceMappings",
+            new java.util.LinkedHashMap<>(Map.of("cpu", Map.of("allocationMultiplier", "1"))));
   }
 
   static void listAttribute(ResourceSlice s) {

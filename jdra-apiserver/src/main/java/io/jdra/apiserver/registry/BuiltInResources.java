@@ -152,7 +152,17 @@ final class BuiltInResources {
                 col("POOL", "spec.pool.name"))
             .fields("spec.nodeName", "spec.nodeName", "spec.driver", "spec.driver")
             .build());
-    all.add(resource("DeviceTaintRule", "devicetaintrules", false, Set.of("status")).build());
+    // Kubernetes 1.36 serves DeviceTaintRule as v1beta2 (stored) and v1alpha3; v1 comes in 1.37.
+    all.add(
+        type(
+                "resource.k8s.io",
+                List.of("v1beta2", "v1alpha3"),
+                "DeviceTaintRule",
+                "devicetaintrules",
+                List.of(),
+                false,
+                Set.of("status"))
+            .build());
     return all;
   }
 

@@ -135,9 +135,7 @@ class OpenApiSchemasTest {
    * version; the server leaves them out of OpenAPI.
    */
   private static final java.util.Set<Gvk> NOT_UPSTREAM =
-      java.util.Set.of(
-          new Gvk("scheduling.k8s.io", "v1alpha2", "PodGroup"),
-          new Gvk("resource.k8s.io", "v1beta1", "DeviceTaintRule"));
+      java.util.Set.of(new Gvk("scheduling.k8s.io", "v1alpha2", "PodGroup"));
 
   /** Every kind the server serves, in every version it serves it. */
   static Stream<Arguments> servedKinds() {

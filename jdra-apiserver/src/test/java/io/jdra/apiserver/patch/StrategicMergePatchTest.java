@@ -348,7 +348,7 @@ class StrategicMergePatchTest {
         c(
             "device taint rule status conditions merge by type",
             """
-            apiVersion: resource.k8s.io/v1
+            apiVersion: resource.k8s.io/v1alpha3
             kind: DeviceTaintRule
             metadata: {name: r}
             status:

@@ -369,7 +369,7 @@ class KubernetesProtobufTest {
           "resource.k8s.io/v1 ResourceClaim",
           "resource.k8s.io/v1beta1 ResourceSlice",
           "resource.k8s.io/v1beta2 DeviceTaintRule",
-          "resource.k8s.io/v1 DeviceTaintRule"
+          "resource.k8s.io/v1alpha3 DeviceTaintRule"
         }) {
       String[] p = key.split(" ");
       assertThat(ProtoSchema.get().root(p[0], p[1])).as(key).isNotNull();

@@ -20,7 +20,8 @@ API, MACH = sys.argv[1], sys.argv[2]
 FILES = [(API, p) for p in [
     "core/v1/types.go", "apps/v1/types.go", "batch/v1/types.go", "events/v1/types.go",
     "coordination/v1/types.go", "policy/v1/types.go",
-    "resource/v1/types.go", "resource/v1beta1/types.go", "resource/v1beta2/types.go"]] + [
+    "resource/v1/types.go", "resource/v1beta1/types.go", "resource/v1beta2/types.go",
+    "resource/v1alpha3/types.go"]] + [
     (MACH, "pkg/apis/meta/v1/types.go")]
 PKG_ALIAS = {"metav1": "meta/v1", "v1": "core/v1", "corev1": "core/v1"}
 PRIMITIVE_EXT = {"resource.Quantity", "intstr.IntOrString", "types.UID", "metav1.Time",
@@ -234,9 +235,11 @@ ROOTS = {
     "events/v1": ["Event"],
     "coordination/v1": ["Lease"],
     "policy/v1": ["Eviction", "PodDisruptionBudget"],
-    "resource/v1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"],
-    "resource/v1beta1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"],
+    # Kubernetes 1.36 serves DeviceTaintRule as v1beta2 and v1alpha3 only (v1 comes in 1.37).
+    "resource/v1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"],
+    "resource/v1beta1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"],
     "resource/v1beta2": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"],
+    "resource/v1alpha3": ["DeviceTaintRule"],
 }
 out, seen = [], set()
 for pkg, kinds in ROOTS.items():

@@ -27,7 +27,8 @@ FILES = [(API, p) for p in [
     "coordination/v1/types.go", "policy/v1/types.go",
     "resource/v1/types.go", "resource/v1beta1/types.go", "resource/v1beta2/types.go",
     "resource/v1/devicetaint.go", "resource/v1beta1/devicetaint.go",
-    "resource/v1beta2/devicetaint.go", "scheduling/v1alpha3/types.go"]] + [(MACH, "pkg/apis/meta/v1/types.go")]
+    "resource/v1beta2/devicetaint.go", "resource/v1alpha3/types.go",
+    "scheduling/v1alpha3/types.go"]] + [(MACH, "pkg/apis/meta/v1/types.go")]
 PKG_ALIAS = {"metav1": "meta/v1", "v1": "core/v1", "corev1": "core/v1",
              "schedulingv1alpha3": "scheduling/v1alpha3"}
 SPECIAL = {"resource.Quantity": "quantity", "apiresource.Quantity": "quantity",
@@ -185,7 +186,8 @@ GROUPS = {"core/v1": "v1", "apps/v1": "apps/v1", "batch/v1": "batch/v1",
           "events/v1": "events.k8s.io/v1", "coordination/v1": "coordination.k8s.io/v1",
           "policy/v1": "policy/v1", "resource/v1": "resource.k8s.io/v1",
           "resource/v1beta1": "resource.k8s.io/v1beta1",
-          "resource/v1beta2": "resource.k8s.io/v1beta2", "meta/v1": "*"}
+          "resource/v1beta2": "resource.k8s.io/v1beta2",
+          "resource/v1alpha3": "resource.k8s.io/v1alpha3", "meta/v1": "*"}
 ROOTS = {
     "core/v1": ["Pod", "Node", "Namespace", "Event", "ConfigMap", "Secret", "ServiceAccount",
                 "Binding", "Service", "Endpoints", "PersistentVolumeClaim"],
@@ -194,12 +196,13 @@ ROOTS = {
     "events/v1": ["Event"],
     "coordination/v1": ["Lease"],
     "policy/v1": ["Eviction", "PodDisruptionBudget"],
-    "resource/v1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice",
-                    "DeviceTaintRule"],
+    # Kubernetes 1.36 serves DeviceTaintRule as v1beta2 and v1alpha3 only (v1 comes in 1.37).
+    "resource/v1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"],
     "resource/v1beta1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate",
-                         "ResourceSlice", "DeviceTaintRule"],
+                         "ResourceSlice"],
     "resource/v1beta2": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate",
                          "ResourceSlice", "DeviceTaintRule"],
+    "resource/v1alpha3": ["DeviceTaintRule"],
     "meta/v1": ["DeleteOptions"],
 }
 out, seen = [], set()
