@@ -35,13 +35,11 @@ public final class ScenarioReader {
   private static final ObjectMapper YAML = YAMLMapper.builder().build();
   private static final Pattern RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)/(s|m|h)");
 
-  private final String source;
   private final DriverFlags.Parser flagParser;
   private final Fields f = new Fields();
   private final ClaimReader claimReader = new ClaimReader(f);
 
-  private ScenarioReader(String source, DriverFlags.Parser flagParser) {
-    this.source = source;
+  private ScenarioReader(DriverFlags.Parser flagParser) {
     this.flagParser = flagParser;
   }
 
@@ -71,7 +69,7 @@ public final class ScenarioReader {
     } catch (JacksonException e) {
       throw new ScenarioException(source, List.of("not YAML: " + e.getOriginalMessage()));
     }
-    ScenarioReader r = new ScenarioReader(source, flagParser);
+    ScenarioReader r = new ScenarioReader(flagParser);
     Scenario s = r.scenario(root, defaultName);
     if (!r.f.problems().isEmpty()) {
       throw new ScenarioException(source, r.f.problems());
@@ -396,9 +394,5 @@ public final class ScenarioReader {
     }
     f.problem(path, "must be a duration (30m), {exponential: 30m} or {uniform: [10m, 50m]}");
     return null;
-  }
-
-  String source() {
-    return source;
   }
 }
