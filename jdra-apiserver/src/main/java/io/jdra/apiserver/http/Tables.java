@@ -5,10 +5,7 @@ import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.registry.ResourceType.Column;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -66,8 +63,7 @@ final class Tables {
     ArrayNode cells = row.putArray("cells");
     cells.add(Json.text(o, "metadata.name"));
     for (Column c : t.columns()) {
-      String v =
-          c.path().startsWith("=") ? computed(c.path().substring(1), o) : Json.text(o, c.path());
+      String v = c.printer() != null ? c.printer().print(o) : Json.text(o, c.path());
       if (v == null) {
         v = c.type().equals("integer") ? "0" : "<none>";
       }
@@ -79,119 +75,6 @@ final class Tables {
     partial.put("apiVersion", "meta.k8s.io/v1");
     partial.set("metadata", o.get("metadata"));
     return row;
-  }
-
-  private static String computed(String what, ObjectNode o) {
-    return switch (what) {
-      case "podReady" -> podReady(o);
-      case "podStatus" -> podStatus(o);
-      case "podRestarts" -> Long.toString(sum(o.at("/status/containerStatuses"), "restartCount"));
-      case "nodeStatus" -> nodeStatus(o);
-      case "nodeRoles" -> nodeRoles(o);
-      case "eventObject" -> {
-        String kind = Json.text(o, "involvedObject.kind");
-        yield (kind == null ? "" : kind.toLowerCase(java.util.Locale.ROOT))
-            + "/"
-            + Json.text(o, "involvedObject.name");
-      }
-      case "dataCount" -> Integer.toString(o.path("data").size() + o.path("binaryData").size());
-      case "deploymentReady" ->
-          o.at("/status/readyReplicas").asInt(0) + "/" + o.at("/spec/replicas").asInt(1);
-      case "jobCompletions" ->
-          o.at("/status/succeeded").asInt(0) + "/" + o.at("/spec/completions").asInt(1);
-      case "claimState" -> claimState(o);
-      case "claimDevices" -> claimDevices(o);
-      default -> null;
-    };
-  }
-
-  private static long sum(JsonNode array, String field) {
-    long s = 0;
-    for (JsonNode n : array) {
-      s += n.path(field).asLong(0);
-    }
-    return s;
-  }
-
-  private static String podReady(ObjectNode o) {
-    int ready = 0;
-    for (JsonNode c : o.at("/status/containerStatuses")) {
-      if (c.path("ready").asBoolean(false)) {
-        ready++;
-      }
-    }
-    return ready + "/" + o.at("/spec/containers").size();
-  }
-
-  private static String podStatus(ObjectNode o) {
-    if (o.at("/metadata/deletionTimestamp").isString()) {
-      return "Terminating";
-    }
-    String reason = Json.text(o, "status.reason");
-    if (reason != null) {
-      return reason;
-    }
-    for (JsonNode c : o.at("/status/containerStatuses")) {
-      String waiting = c.at("/state/waiting/reason").asString(null);
-      if (waiting != null && !waiting.isEmpty()) {
-        return waiting;
-      }
-    }
-    String phase = Json.text(o, "status.phase");
-    return phase == null ? "Unknown" : phase;
-  }
-
-  private static String nodeStatus(ObjectNode o) {
-    String s = "Unknown";
-    for (JsonNode c : o.at("/status/conditions")) {
-      if ("Ready".equals(c.path("type").asString(""))) {
-        s = "True".equals(c.path("status").asString("")) ? "Ready" : "NotReady";
-      }
-    }
-    if (o.at("/spec/unschedulable").asBoolean(false)) {
-      s += ",SchedulingDisabled";
-    }
-    return s;
-  }
-
-  private static String nodeRoles(ObjectNode o) {
-    List<String> roles = new ArrayList<>();
-    for (Map.Entry<String, String> l : Json.stringMap(o.at("/metadata/labels")).entrySet()) {
-      if (l.getKey().startsWith("node-role.kubernetes.io/")) {
-        roles.add(l.getKey().substring("node-role.kubernetes.io/".length()));
-      }
-    }
-    return roles.isEmpty() ? "<none>" : String.join(",", roles);
-  }
-
-  private static String claimState(ObjectNode o) {
-    List<String> states = new ArrayList<>();
-    boolean deleted = o.at("/metadata/deletionTimestamp").isString();
-    if (deleted) {
-      states.add("deleted");
-    }
-    if (o.at("/status/allocation").isObject()) {
-      states.add("allocated");
-      if (o.at("/status/reservedFor").size() > 0) {
-        states.add("reserved");
-      }
-    } else if (!deleted) {
-      states.add("pending");
-    }
-    return String.join(",", states);
-  }
-
-  private static String claimDevices(ObjectNode o) {
-    List<String> devices = new ArrayList<>();
-    for (JsonNode r : o.at("/status/allocation/devices/results")) {
-      devices.add(
-          r.path("driver").asString("")
-              + "/"
-              + r.path("pool").asString("")
-              + "/"
-              + r.path("device").asString(""));
-    }
-    return devices.isEmpty() ? "<none>" : String.join(",", devices);
   }
 
   /** Age as upstream's duration.HumanDuration prints it. */

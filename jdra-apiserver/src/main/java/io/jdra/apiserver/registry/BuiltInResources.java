@@ -25,8 +25,8 @@ final class BuiltInResources {
     all.add(
         type("", V1, "Node", "nodes", List.of("no"), false, Set.of("status"))
             .columns(
-                col("STATUS", "=nodeStatus"),
-                col("ROLES", "=nodeRoles"),
+                computed("STATUS", Printers::nodeStatus),
+                computed("ROLES", Printers::nodeRoles),
                 col("VERSION", "status.nodeInfo.kubeletVersion"))
             .fields("spec.unschedulable", "spec.unschedulable")
             .rules(KindRulesBuiltIn.NODE)
@@ -42,9 +42,9 @@ final class BuiltInResources {
                 Set.of("status", "binding", "eviction", "log"))
             .categories("all")
             .columns(
-                col("READY", "=podReady"),
-                col("STATUS", "=podStatus"),
-                col("RESTARTS", "=podRestarts"),
+                computed("READY", Printers::podReady),
+                computed("STATUS", Printers::podStatus),
+                computed("RESTARTS", Printers::podRestarts),
                 wide("IP", "status.podIP"),
                 wide("NODE", "spec.nodeName"))
             .fields(
@@ -62,7 +62,7 @@ final class BuiltInResources {
             .columns(
                 col("TYPE", "type"),
                 col("REASON", "reason"),
-                col("OBJECT", "=eventObject"),
+                computed("OBJECT", Printers::eventObject),
                 col("MESSAGE", "message"))
             .fields(
                 "involvedObject.kind", "involvedObject.kind",
@@ -79,11 +79,11 @@ final class BuiltInResources {
             .build());
     all.add(
         type("", V1, "ConfigMap", "configmaps", List.of("cm"), true, Set.of())
-            .columns(col("DATA", "=dataCount"))
+            .columns(computed("DATA", Printers::dataCount))
             .build());
     all.add(
         type("", V1, "Secret", "secrets", List.of(), true, Set.of())
-            .columns(col("TYPE", "type"), col("DATA", "=dataCount"))
+            .columns(col("TYPE", "type"), computed("DATA", Printers::dataCount))
             .fields("type", "type")
             .build());
     all.add(
@@ -108,7 +108,7 @@ final class BuiltInResources {
         type("apps", V1, "Deployment", "deployments", List.of("deploy"), true, Set.of("status"))
             .categories("all")
             .columns(
-                col("READY", "=deploymentReady"),
+                computed("READY", Printers::deploymentReady),
                 col("UP-TO-DATE", "status.updatedReplicas", "integer"),
                 col("AVAILABLE", "status.availableReplicas", "integer"))
             .build());
@@ -124,7 +124,7 @@ final class BuiltInResources {
     all.add(
         type("batch", V1, "Job", "jobs", List.of(), true, Set.of("status"))
             .categories("all")
-            .columns(col("COMPLETIONS", "=jobCompletions"))
+            .columns(computed("COMPLETIONS", Printers::jobCompletions))
             .fields("status.successful", "status.successful")
             .rules(KindRulesBuiltIn.JOB)
             .build());
@@ -141,7 +141,9 @@ final class BuiltInResources {
     all.add(resource("DeviceClass", "deviceclasses", false, Set.of()).build());
     all.add(
         resource("ResourceClaim", "resourceclaims", true, Set.of("status"))
-            .columns(col("STATE", "=claimState"), wide("DEVICES", "=claimDevices"))
+            .columns(
+                computed("STATE", Printers::claimState),
+                computedWide("DEVICES", Printers::claimDevices))
             .build());
     all.add(resource("ResourceClaimTemplate", "resourceclaimtemplates", true, Set.of()).build());
     all.add(
@@ -193,6 +195,14 @@ final class BuiltInResources {
 
   private static Column wide(String name, String path) {
     return new Column(name, "string", 1, path);
+  }
+
+  private static Column computed(String name, Column.Printer printer) {
+    return new Column(name, "string", 0, "", printer);
+  }
+
+  private static Column computedWide(String name, Column.Printer printer) {
+    return new Column(name, "string", 1, "", printer);
   }
 
   private static final class Builder {

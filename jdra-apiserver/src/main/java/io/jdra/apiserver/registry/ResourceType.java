@@ -44,9 +44,21 @@ public record ResourceType(
    * @param name header
    * @param type OpenAPI type ("string", "integer", "date")
    * @param priority 0 always shown, 1 only with {@code -o wide}
-   * @param path dotted JSON path or a computed column name starting with {@code =}
+   * @param path dotted JSON path of the value (unused when {@code printer} is set)
+   * @param printer computes the value from the object, as upstream's printers; null for a path
    */
-  public record Column(String name, String type, int priority, String path) {}
+  public record Column(String name, String type, int priority, String path, Printer printer) {
+    /** A column that shows the value at a dotted JSON path. */
+    public Column(String name, String type, int priority, String path) {
+      this(name, type, priority, path, null);
+    }
+
+    /** Computes a cell; returns null for none. Stateless. */
+    @FunctionalInterface
+    public interface Printer {
+      String print(tools.jackson.databind.JsonNode object);
+    }
+  }
 
   public ResourceType {
     Objects.requireNonNull(group);

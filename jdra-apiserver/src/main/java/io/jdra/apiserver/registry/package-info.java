@@ -19,7 +19,9 @@
  *   <li>{@code patch/schema.txt} and {@code protobuf/proto.txt} (resources): the kind's fields,
  *       merge keys and list types, and protobuf field numbers, generated from the upstream Go
  *       types; without them patches treat lists atomically and protobuf bodies are refused.
- *   <li>{@code convert.Conversion}: when a served version differs from the storage version.
+ *   <li>{@code convert.Conversion}: when a served version differs from the storage version (still a
+ *       dispatch by kind there, as is the core admission below: the next candidates to move into
+ *       the kind's rules).
  *   <li>{@code admission}: defaults and validation ({@code CoreDefaults}/{@code CoreAdmission}, or
  *       jdra-api's validation through {@code DraAdmission} for resource.k8s.io), and what the
  *       default admission plugins do to it; {@code NodeRestriction} when nodes write it.
