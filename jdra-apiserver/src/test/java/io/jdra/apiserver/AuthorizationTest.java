@@ -366,6 +366,31 @@ class AuthorizationTest {
     assertThat(admin.nodes().resource(n).create().getMetadata().getName()).isEqualTo("by-admin");
   }
 
+  @Test
+  void theAdminImpersonatesAKubeletAndOthersMayNot() {
+    var asNode =
+        Map.of("Impersonate-User", "system:node:node-1", "Impersonate-Group", "system:nodes");
+    assertThat(get(admin, "api/v1/nodes/node-2", asNode).body())
+        .contains("User \\\"system:node:node-1\\\" cannot get resource \\\"nodes\\\"");
+    assertThat(get(admin, "api/v1/nodes/node-2", Map.of()).code()).isEqualTo(200);
+    var r = get(alice, "api/v1/nodes/node-1", asNode);
+    assertThat(r.code()).isEqualTo(403);
+    assertThat(r.body())
+        .contains(
+            "users \\\"system:node:node-1\\\" is forbidden: User \\\"alice\\\" cannot"
+                + " impersonate resource \\\"users\\\" in API group \\\"\\\" at the cluster scope");
+    assertThat(get(admin, "api/v1/nodes", Map.of("Impersonate-Group", "system:nodes")).code())
+        .isEqualTo(400);
+  }
+
+  static io.fabric8.kubernetes.client.http.HttpResponse<String> get(
+      KubernetesClient c, String path, Map<String, String> headers) {
+    var http = c.getHttpClient();
+    var b = http.newHttpRequestBuilder().uri(c.getMasterUrl() + path);
+    headers.forEach(b::header);
+    return http.sendAsync(b.build(), String.class).join();
+  }
+
   /** Sends a request as {@code c} without fabric8's own reads before writes. */
   static void assertRaw(
       KubernetesClient c, String method, String path, String body, int code, String message) {

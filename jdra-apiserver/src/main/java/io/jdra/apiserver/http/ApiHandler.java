@@ -111,7 +111,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       }
       default -> {}
     }
-    UserInfo user = authenticate(req);
+    UserInfo user = Impersonation.apply(authenticate(req), req.headers(), authorizer);
     if (discovery(req, path)) {
       return;
     }
