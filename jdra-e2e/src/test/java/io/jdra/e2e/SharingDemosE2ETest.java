@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The dra-example-driver demos about sharing and selecting GPUs, with the chart's default values
- * (one node, 8 GPUs), each checked for what its README says a real cluster shows (which containers
- * see which GPU, with what sharing settings), then deleted and checked for release: claims gone,
- * CDI specs of the claims removed, the GPUs free again.
+ * The dra-example-driver demos about sharing and selecting GPUs (demo/examples and the v0.2.1
+ * gpu-test1..5), with the chart's default values (one node, 8 GPUs), each checked for what its
+ * README says a real cluster shows (which containers see which GPU, with what sharing settings),
+ * then deleted and checked for release: claims gone, CDI specs of the claims removed, the GPUs free
+ * again.
  */
 class SharingDemosE2ETest {
   @TempDir static Path dir;
@@ -50,51 +51,135 @@ class SharingDemosE2ETest {
 
   @Test
   void sharedClaimAcrossContainers() throws Exception {
-    String ns = "basic-shared-claim-across-containers";
-    Path manifest = apply(ns);
-    awaitRunning(ns, "pod0");
-    List<String> ctr0 = gpus(env(ns, "pod0", "ctr0"));
-    assertThat(ctr0).hasSize(1);
-    assertThat(ctr0.get(0)).matches("gpu-[0-7]");
-    assertThat(gpus(env(ns, "pod0", "ctr1"))).as("both containers share one GPU").isEqualTo(ctr0);
-    assertThat(claims(ns)).hasSize(1);
-    deleteAndAwaitRelease(ns, manifest);
+    checkSharedAcrossContainers(demo("basic-shared-claim-across-containers"));
   }
 
   @Test
   void sharedClaimAcrossPods() throws Exception {
-    String ns = "basic-shared-claim-across-pods";
-    Path manifest = apply(ns);
+    checkSharedAcrossPods(demo("basic-shared-claim-across-pods"));
+  }
+
+  @Test
+  void multipleRequestsGetDistinctGpus() throws Exception {
+    checkTwoGpusInOneContainer(demo("basic-multiple-requests"), "gpu-1", "gpu-2");
+  }
+
+  @Test
+  void opaqueConfigSetsSharingPerRequest() throws Exception {
+    checkOpaqueConfig(demo("basic-resourceclaim-opaque-config"));
+  }
+
+  /** The v0.2.1 demos: the same cases under older names (gpu-test6 needs init containers). */
+  @Test
+  void v021GpuTest1TwoPodsGetDistinctGpus() throws Exception {
+    Path manifest = v021("gpu-test1");
+    String ns = "gpu-test1";
+    apply(manifest);
     awaitRunning(ns, "pod0", "pod1");
-    ResourceClaim claim = claims(ns).get(0);
+    List<String> pod0 = gpus(env(ns, "pod0", "ctr0"));
+    List<String> pod1 = gpus(env(ns, "pod1", "ctr0"));
+    assertThat(pod0).hasSize(1);
+    assertThat(pod1).hasSize(1).isNotEqualTo(pod0);
+    deleteAndAwaitRelease(ns, manifest);
+  }
+
+  @Test
+  void v021GpuTest2() throws Exception {
+    checkTwoGpusInOneContainer(new Demo("gpu-test2", v021("gpu-test2")), "gpu-1", "gpu-2");
+  }
+
+  @Test
+  void v021GpuTest3() throws Exception {
+    checkSharedAcrossContainers(new Demo("gpu-test3", v021("gpu-test3")));
+  }
+
+  @Test
+  void v021GpuTest4() throws Exception {
+    checkSharedAcrossPods(new Demo("gpu-test4", v021("gpu-test4")));
+  }
+
+  @Test
+  void v021GpuTest5() throws Exception {
+    checkOpaqueConfig(new Demo("gpu-test5", v021("gpu-test5")));
+  }
+
+  @Test
+  void prioritizedAlternativesFallBackAndPrefer() throws Exception {
+    Demo d = demo("prioritized-alternatives");
+    apply(d.manifest());
+    awaitRunning(d.ns(), "pod0", "pod1");
+    List<String> pod0 = gpus(env(d.ns(), "pod0", "ctr0"));
+    List<String> pod1 = gpus(env(d.ns(), "pod1", "ctr0"));
+    assertThat(pod0).hasSize(1);
+    assertThat(pod1).hasSize(1).isNotEqualTo(pod0);
+    Map<String, String> chosen = new java.util.TreeMap<>();
+    for (ResourceClaim c : claims(d.ns())) {
+      String pod = c.getMetadata().getOwnerReferences().get(0).getName();
+      chosen.put(pod, results(c).get(0).getRequest());
+    }
+    assertThat(chosen)
+        .as("pod0 falls back to the only satisfiable subrequest, pod1 gets its preferred one")
+        .containsEntry("pod0", "gpu/older-gpu")
+        .containsEntry("pod1", "gpu/latest-gpu");
+    deleteAndAwaitRelease(d.ns(), d.manifest());
+  }
+
+  record Demo(String ns, Path manifest) {}
+
+  private static Demo demo(String name) {
+    return new Demo(name, demos.resolve(name + "/" + name + ".yaml"));
+  }
+
+  private static Path v021(String name) {
+    return demos.resolve("../../v0.2.1/demo/" + name + ".yaml").normalize();
+  }
+
+  /** One pod, two containers ctr0 and ctr1 sharing the GPU of one generated claim. */
+  private static void checkSharedAcrossContainers(Demo d) throws Exception {
+    apply(d.manifest());
+    awaitRunning(d.ns(), "pod0");
+    List<String> ctr0 = gpus(env(d.ns(), "pod0", "ctr0"));
+    assertThat(ctr0).hasSize(1);
+    assertThat(ctr0.get(0)).matches("gpu-[0-7]");
+    assertThat(gpus(env(d.ns(), "pod0", "ctr1")))
+        .as("both containers share one GPU")
+        .isEqualTo(ctr0);
+    assertThat(claims(d.ns())).hasSize(1);
+    deleteAndAwaitRelease(d.ns(), d.manifest());
+  }
+
+  /** Pods pod0 and pod1 sharing the GPU of the named claim single-gpu. */
+  private static void checkSharedAcrossPods(Demo d) throws Exception {
+    apply(d.manifest());
+    awaitRunning(d.ns(), "pod0", "pod1");
+    ResourceClaim claim = claims(d.ns()).get(0);
     assertThat(claim.getMetadata().getName()).isEqualTo("single-gpu");
     assertThat(claim.getStatus().getReservedFor())
         .extracting(r -> r.getName())
         .as("one claim reserved for both pods")
         .containsExactlyInAnyOrder("pod0", "pod1");
-    List<String> gpu = gpus(env(ns, "pod0", "ctr0"));
+    List<String> gpu = gpus(env(d.ns(), "pod0", "ctr0"));
     assertThat(gpu).hasSize(1);
-    assertThat(gpus(env(ns, "pod1", "ctr0"))).as("both pods share one GPU").isEqualTo(gpu);
-    deleteAndAwaitRelease(ns, manifest);
+    assertThat(gpus(env(d.ns(), "pod1", "ctr0"))).as("both pods share one GPU").isEqualTo(gpu);
+    deleteAndAwaitRelease(d.ns(), d.manifest());
   }
 
-  @Test
-  void multipleRequestsGetDistinctGpus() throws Exception {
-    String ns = "basic-multiple-requests";
-    Path manifest = apply(ns);
-    awaitRunning(ns, "pod0");
-    List<String> gpus = gpus(env(ns, "pod0", "ctr0"));
+  /** One container with two distinct GPUs from one claim's requests {@code r1} and {@code r2}. */
+  private static void checkTwoGpusInOneContainer(Demo d, String r1, String r2) throws Exception {
+    apply(d.manifest());
+    awaitRunning(d.ns(), "pod0");
+    List<String> gpus = gpus(env(d.ns(), "pod0", "ctr0"));
     assertThat(gpus).as("two distinct GPUs in one container").hasSize(2).doesNotHaveDuplicates();
-    List<DeviceRequestAllocationResult> results = results(claims(ns).get(0));
-    assertThat(results).extracting(r -> r.getRequest()).containsExactlyInAnyOrder("gpu-1", "gpu-2");
+    List<DeviceRequestAllocationResult> results = results(claims(d.ns()).get(0));
+    assertThat(results).extracting(r -> r.getRequest()).containsExactlyInAnyOrder(r1, r2);
     assertThat(results).extracting(r -> r.getDevice()).containsExactlyInAnyOrderElementsOf(gpus);
-    deleteAndAwaitRelease(ns, manifest);
+    deleteAndAwaitRelease(d.ns(), d.manifest());
   }
 
-  @Test
-  void opaqueConfigSetsSharingPerRequest() throws Exception {
-    String ns = "basic-resourceclaim-opaque-config";
-    Path manifest = apply(ns);
+  /** ts-ctr0/1 share a TimeSlicing GPU, sp-ctr0/1 a SpacePartitioning one, as configured. */
+  private static void checkOpaqueConfig(Demo d) throws Exception {
+    String ns = d.ns();
+    apply(d.manifest());
     awaitRunning(ns, "pod0");
     Map<String, String> ts0 = env(ns, "pod0", "ts-ctr0");
     Map<String, String> ts1 = env(ns, "pod0", "ts-ctr1");
@@ -111,13 +196,14 @@ class SharingDemosE2ETest {
       assertThat(setting(sp, "SHARING_STRATEGY")).isEqualTo("SpacePartitioning");
       assertThat(setting(sp, "PARTITION_COUNT")).isEqualTo("10");
     }
-    deleteAndAwaitRelease(ns, manifest);
+    deleteAndAwaitRelease(ns, d.manifest());
   }
 
   @Test
   void celSelectorPicksAMatchingGpu() throws Exception {
     String ns = "cel-selector";
-    Path manifest = apply(ns);
+    Path manifest = demo(ns).manifest();
+    apply(manifest);
     awaitRunning(ns, "pod0");
     List<String> gpus = gpus(env(ns, "pod0", "ctr0"));
     assertThat(gpus).hasSize(1);
@@ -133,10 +219,8 @@ class SharingDemosE2ETest {
     deleteAndAwaitRelease(ns, manifest);
   }
 
-  private static Path apply(String demo) throws Exception {
-    Path manifest = demos.resolve(demo + "/" + demo + ".yaml");
+  private static void apply(Path manifest) throws Exception {
     up.kubectl().run("apply", "-f", manifest.toString()).ok();
-    return manifest;
   }
 
   /**
