@@ -60,6 +60,31 @@ class PodLogTest {
     pod("p1", "node-1", "ctr");
     pod("p2", "node-1", "a", "b");
     pod("unbound", null, "ctr");
+    f.client
+        .pods()
+        .inNamespace("default")
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("p3")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-1")
+                .addNewInitContainer()
+                .withName("init0")
+                .withImage("busybox")
+                .endInitContainer()
+                .addNewContainer()
+                .withName("a")
+                .withImage("busybox")
+                .endContainer()
+                .addNewContainer()
+                .withName("b")
+                .withImage("busybox")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
   }
 
   static void pod(String name, String node, String... containers) {
@@ -106,6 +131,15 @@ class PodLogTest {
                 "/api/v1/namespaces/default/pods/p2/log",
                 400,
                 "a container name must be specified for pod p2, choose one of: [a b]"),
+            new Case(
+                "/api/v1/namespaces/default/pods/p3/log",
+                400,
+                "a container name must be specified for pod p3, choose one of: [a b] or one of"
+                    + " the init containers: [init0]"),
+            new Case(
+                "/api/v1/namespaces/default/pods/p3/log?container=init0",
+                400,
+                "container not found"),
             new Case(
                 "/api/v1/namespaces/default/pods/p1/log?container=nope",
                 400,

@@ -69,7 +69,7 @@ class SharingDemosE2ETest {
     checkOpaqueConfig(demo("basic-resourceclaim-opaque-config"));
   }
 
-  /** The v0.2.1 demos: the same cases under older names (gpu-test6 needs init containers). */
+  /** The v0.2.1 demos: the same cases under older names. */
   @Test
   void v021GpuTest1TwoPodsGetDistinctGpus() throws Exception {
     Path manifest = v021("gpu-test1");
@@ -101,6 +101,35 @@ class SharingDemosE2ETest {
   @Test
   void v021GpuTest5() throws Exception {
     checkOpaqueConfig(new Demo("gpu-test5", v021("gpu-test5")));
+  }
+
+  @Test
+  void initContainerSharesTheGpuOfItsPod() throws Exception {
+    checkInitContainerSharesGpu(demo("initcontainer-shared-gpu"));
+  }
+
+  @Test
+  void v021GpuTest6() throws Exception {
+    checkInitContainerSharesGpu(new Demo("gpu-test6", v021("gpu-test6")));
+  }
+
+  /** init0 runs first and completes, then ctr0 runs; both see the one GPU of the pod's claim. */
+  private static void checkInitContainerSharesGpu(Demo d) throws Exception {
+    apply(d.manifest());
+    awaitRunning(d.ns(), "pod0");
+    Pod pod = up.client().pods().inNamespace(d.ns()).withName("pod0").get();
+    assertThat(pod.getStatus().getInitContainerStatuses())
+        .singleElement()
+        .satisfies(s -> {
+          assertThat(s.getName()).isEqualTo("init0");
+          assertThat(s.getState().getTerminated().getReason()).isEqualTo("Completed");
+        });
+    List<String> init = gpus(env(d.ns(), "pod0", "init0"));
+    assertThat(init).hasSize(1);
+    assertThat(gpus(env(d.ns(), "pod0", "ctr0")))
+        .as("same GPU as the init container")
+        .isEqualTo(init);
+    deleteAndAwaitRelease(d.ns(), d.manifest());
   }
 
   @Test

@@ -86,24 +86,47 @@ final class PodLog {
         });
   }
 
+  /**
+   * The container whose log is asked for: named, or the pod's only container. Init and ephemeral
+   * containers have logs too, as upstream's pod log location allows.
+   */
   private static String container(Request r, JsonNode pod) {
     String c = r.param("container");
-    List<String> names = new ArrayList<>();
-    pod.at("/spec/containers").forEach(n -> names.add(n.path("name").asString("")));
+    List<String> names = names(pod, "/spec/containers");
+    List<String> init = names(pod, "/spec/initContainers");
+    List<String> ephemeral = names(pod, "/spec/ephemeralContainers");
     if (c == null || c.isEmpty()) {
       if (names.size() == 1) {
         return names.get(0);
       }
-      throw ApiException.badRequest(
+      String msg =
           "a container name must be specified for pod "
               + r.name()
               + ", choose one of: "
-              + names.toString().replace(",", ""));
+              + list(names);
+      if (!init.isEmpty()) {
+        msg += " or one of the init containers: " + list(init);
+      }
+      if (!ephemeral.isEmpty()) {
+        msg += " or one of the ephemeral containers: " + list(ephemeral);
+      }
+      throw ApiException.badRequest(msg);
     }
-    if (!names.contains(c)) {
+    if (!names.contains(c) && !init.contains(c) && !ephemeral.contains(c)) {
       throw ApiException.badRequest("container " + c + " is not valid for pod " + r.name());
     }
     return c;
+  }
+
+  private static List<String> names(JsonNode pod, String path) {
+    List<String> names = new ArrayList<>();
+    pod.at(path).forEach(n -> names.add(n.path("name").asString("")));
+    return names;
+  }
+
+  /** As Go prints a []string: {@code [a b]}. */
+  private static String list(List<String> names) {
+    return "[" + String.join(" ", names) + "]";
   }
 
   private static String internalIp(JsonNode node) {

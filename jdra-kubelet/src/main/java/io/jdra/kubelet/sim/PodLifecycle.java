@@ -122,26 +122,17 @@ final class PodLifecycle {
     Instant now = ctx.clock().now();
     Map<String, SimPod.Container> containers = new LinkedHashMap<>();
     String podIp = sp.podIp != null ? sp.podIp : ips.next();
-    for (Container c : pod.getSpec().getContainers()) {
-      Map<String, String> env;
-      try {
-        env = environment(pod, c, podIp, cdi.resolve(manager.cdiDevices(pod, c)).env());
-      } catch (CdiRegistry.UnresolvableDevicesException e) {
-        String msg =
-            "failed to create containerd task: CDI device injection failed: " + e.getMessage();
-        writeWaiting(pod, c.getName(), "CreateContainerError", msg);
-        event(pod, "Warning", "Failed", "Error: " + msg);
+    // Init containers run first, in order, as the kubelet runs them; simulated, each one has done
+    // its work (printed its output) by the time the next starts, so they all complete at once.
+    for (Container c : initContainers(pod)) {
+      if (!create(pod, c, podIp, now, containers)) {
         return true;
       }
-      List<String> cmd = new ArrayList<>();
-      if (c.getCommand() != null) {
-        cmd.addAll(c.getCommand());
+    }
+    for (Container c : pod.getSpec().getContainers()) {
+      if (!create(pod, c, podIp, now, containers)) {
+        return true;
       }
-      if (c.getArgs() != null) {
-        cmd.addAll(c.getArgs());
-      }
-      containers.put(
-          c.getName(), new SimPod.Container(c.getName(), env, SimulatedOutput.of(cmd, env), now));
     }
     sp.podIp = podIp;
     sp.containers = containers;
@@ -150,6 +141,47 @@ final class PodLifecycle {
     writeStatus(pod, sp);
     scheduleCompletion(pod, sp, key);
     return false;
+  }
+
+  /**
+   * Creates one container: its environment with the CDI edits of its claims' devices, and what its
+   * command prints. False (with a waiting status and an event) when a CDI device does not resolve,
+   * as a container runtime fails it.
+   */
+  private boolean create(
+      Pod pod, Container c, String podIp, Instant now, Map<String, SimPod.Container> containers)
+      throws PrepareException {
+    Map<String, String> env;
+    try {
+      env = environment(pod, c, podIp, cdi.resolve(manager.cdiDevices(pod, c)).env());
+    } catch (CdiRegistry.UnresolvableDevicesException e) {
+      String msg =
+          "failed to create containerd task: CDI device injection failed: " + e.getMessage();
+      writeWaiting(pod, c.getName(), "CreateContainerError", msg);
+      event(pod, "Warning", "Failed", "Error: " + msg);
+      return false;
+    }
+    List<String> cmd = new ArrayList<>();
+    if (c.getCommand() != null) {
+      cmd.addAll(c.getCommand());
+    }
+    if (c.getArgs() != null) {
+      cmd.addAll(c.getArgs());
+    }
+    containers.put(
+        c.getName(), new SimPod.Container(c.getName(), env, SimulatedOutput.of(cmd, env), now));
+    return true;
+  }
+
+  private static List<Container> initContainers(Pod pod) {
+    return pod.getSpec().getInitContainers() == null
+        ? List.of()
+        : pod.getSpec().getInitContainers();
+  }
+
+  /** A sidecar: an init container with {@code restartPolicy: Always} keeps running. */
+  private static boolean sidecar(Container c) {
+    return "Always".equals(c.getRestartPolicy());
   }
 
   private void scheduleCompletion(Pod pod, SimPod sp, String key) {
@@ -369,7 +401,53 @@ final class PodLifecycle {
     status.put("podIPs", List.of(Map.of("ip", sp.podIp)));
     status.put("startTime", ts(sp.startedAt));
     status.put("containerStatuses", statuses);
+    if (!initContainers(pod).isEmpty()) {
+      status.put("initContainerStatuses", initStatuses(pod, sp, running));
+    }
     patchStatus(pod, status);
+  }
+
+  /**
+   * Init containers that ran to completion are terminated with reason Completed, started and
+   * finished when the pod's containers started; sidecars run (and end) with the pod.
+   */
+  private List<ContainerStatus> initStatuses(Pod pod, SimPod sp, boolean running) {
+    List<ContainerStatus> statuses = new ArrayList<>();
+    for (Container c : initContainers(pod)) {
+      SimPod.Container run = sp.containers.get(c.getName());
+      boolean up = sidecar(c) && running;
+      String id = "jdra-sim://" + sp.uid + "-" + c.getName();
+      var b =
+          new ContainerStatusBuilder()
+              .withName(c.getName())
+              .withImage(c.getImage())
+              .withImageID(c.getImage())
+              .withContainerID(id)
+              .withReady(up)
+              .withStarted(up)
+              .withRestartCount(0)
+              .withAllocatedResourcesStatus(manager.allocatedResourcesStatus(pod, c));
+      if (up) {
+        b.withNewState()
+            .withNewRunning()
+            .withStartedAt(ts(run.startedAt()))
+            .endRunning()
+            .endState();
+      } else {
+        boolean completed = !sidecar(c) || sp.exitCode == 0;
+        b.withNewState()
+            .withNewTerminated()
+            .withExitCode(completed ? 0 : sp.exitCode)
+            .withReason(completed ? "Completed" : "Error")
+            .withStartedAt(ts(run.startedAt()))
+            .withFinishedAt(ts(sidecar(c) ? sp.finishedAt : run.startedAt()))
+            .withContainerID(id)
+            .endTerminated()
+            .endState();
+      }
+      statuses.add(b.build());
+    }
+    return statuses;
   }
 
   private void writeWaiting(Pod pod, String container, String reason, String message) {

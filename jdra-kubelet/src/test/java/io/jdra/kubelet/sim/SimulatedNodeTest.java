@@ -160,6 +160,96 @@ class SimulatedNodeTest {
   }
 
   @Test
+  void initContainersRunFirstWithTheirClaimsDevicesAndComplete() throws Exception {
+    driver =
+        FakeDriver.start(
+            root.resolve("plugins_registry"),
+            root.resolve("plugins").resolve(DRIVER).resolve("dra.sock"),
+            DRIVER,
+            List.of("v1.DRAPlugin"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> kubelet.plugins().registeredDrivers().contains(DRIVER));
+    Pod pod =
+        client
+            .pods()
+            .inNamespace("default")
+            .resource(
+                new PodBuilder()
+                    .withNewMetadata()
+                    .withName("pod-init")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withNodeName("node-1")
+                    .addNewResourceClaim()
+                    .withName("gpu")
+                    .withResourceClaimName("shared")
+                    .endResourceClaim()
+                    .addNewInitContainer()
+                    .withName("init0")
+                    .withImage("ubuntu:22.04")
+                    .withCommand("bash", "-c")
+                    .withArgs("export")
+                    .withNewResources()
+                    .addNewClaim()
+                    .withName("gpu")
+                    .endClaim()
+                    .endResources()
+                    .endInitContainer()
+                    .addNewContainer()
+                    .withName("ctr0")
+                    .withImage("ubuntu:22.04")
+                    .withCommand("bash", "-c")
+                    .withArgs("export; trap 'exit 0' TERM; sleep 9999 & wait")
+                    .withNewResources()
+                    .addNewClaim()
+                    .withName("gpu")
+                    .endClaim()
+                    .endResources()
+                    .endContainer()
+                    .endSpec()
+                    .build())
+            .create();
+    ResourceClaim claim = createAllocatedClaim("shared", pod);
+    Files.createDirectories(root.resolve("cdi"));
+    Files.writeString(
+        root.resolve("cdi").resolve("k8s." + DRIVER + "-claim.json"),
+        """
+        {"cdiVersion":"0.5.0","kind":"%s/gpu",
+         "devices":[{"name":"%s","containerEdits":{"env":["GPU_DEVICE_0=gpu-0"]}}]}
+        """
+            .formatted(DRIVER, claim.getMetadata().getUid()));
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(phase("pod-init")));
+    Pod running = client.pods().inNamespace("default").withName("pod-init").get();
+    assertThat(running.getStatus().getInitContainerStatuses())
+        .singleElement()
+        .satisfies(cs -> {
+          assertThat(cs.getName()).isEqualTo("init0");
+          assertThat(cs.getState().getTerminated().getReason()).isEqualTo("Completed");
+          assertThat(cs.getState().getTerminated().getExitCode()).isZero();
+          assertThat(cs.getReady()).isFalse();
+        });
+    assertThat(running.getStatus().getContainerStatuses())
+        .singleElement()
+        .satisfies(cs -> assertThat(cs.getState().getRunning()).isNotNull());
+    for (String container : List.of("init0", "ctr0")) {
+      assertThat(
+              client
+                  .pods()
+                  .inNamespace("default")
+                  .withName("pod-init")
+                  .inContainer(container)
+                  .getLog())
+          .as(container)
+          .contains("declare -x GPU_DEVICE_0=\"gpu-0\"");
+    }
+    assertThat(driver.prepareCalls)
+        .as("the claim shared by both containers is prepared once")
+        .containsExactly(List.of(claim.getMetadata().getUid()));
+  }
+
+  @Test
   void unresolvableCdiDeviceFailsTheContainer() throws Exception {
     driver =
         FakeDriver.start(
