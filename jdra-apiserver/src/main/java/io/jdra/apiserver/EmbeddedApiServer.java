@@ -1,5 +1,6 @@
 package io.jdra.apiserver;
 
+import static java.util.concurrent.CompletableFuture.runAsync;
 import static java.util.concurrent.CompletableFuture.supplyAsync;
 
 import io.jdra.apiserver.admission.Admission;
@@ -117,6 +118,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
       ObjectService service =
           new ObjectService(registry, storage, join(admission), o.clock(), o.patching());
       phases.end("admission");
+      // The initial namespaces are written while the handlers are made and the servers bind;
+      // nobody knows the port before start returns (or the kubeconfig is written), as with
+      // kube-apiserver's post-start hook.
+      CompletableFuture<Void> namespaces = runAsync(() -> createNamespaces(service), starter);
       Controllers controllers = new Controllers(service, vertx);
       ApiHandler handler =
           new ApiHandler(
@@ -131,12 +136,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
       phases.end("tls");
       int port = o.port() != 0 ? o.port() : freePort(o.bindAddress());
       CompletableFuture<List<HttpServer>> listening = listen(vertx, o, port, handler, sec, loops);
-      // The initial namespaces are written while the servers bind; nobody knows the port before
-      // start returns (or the kubeconfig is written), as kube-apiserver's post-start hook does.
-      createNamespaces(service);
-      phases.end("namespaces");
       List<HttpServer> servers = awaitListening(listening, o, port);
       phases.end("listen");
+      join(namespaces);
+      phases.end("namespaces");
       String scheme = sec == null ? "http" : "https";
       String host = o.bindAddress().equals("0.0.0.0") ? "127.0.0.1" : o.bindAddress();
       URI url = URI.create(scheme + "://" + host + ":" + servers.get(0).actualPort());
