@@ -2,6 +2,7 @@ package io.jdra.apiserver.meta;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -10,8 +11,13 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** Shared JSON/YAML mappers and small tree helpers. Thread-safe. */
 public final class Json {
-  /** The JSON mapper used for every stored object. */
-  public static final JsonMapper MAPPER = JsonMapper.builder().build();
+  /**
+   * The JSON mapper used for every stored object. Fractions and exponents are read as exact
+   * decimals, as Go keeps a RawExtension's bytes: {@code 1e400} in opaque parameters stays that
+   * number instead of turning into the string {@code "Infinity"} a double would print.
+   */
+  public static final JsonMapper MAPPER =
+      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
   /**
    * Equal JSON values, numbers compared by value: a stored {@code 1} parsed back as an int equals
@@ -33,7 +39,8 @@ public final class Json {
       };
 
   /** YAML input (application/yaml bodies). */
-  public static final YAMLMapper YAML = YAMLMapper.builder().build();
+  public static final YAMLMapper YAML =
+      YAMLMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
   private Json() {}
 
