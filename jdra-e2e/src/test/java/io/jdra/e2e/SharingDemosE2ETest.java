@@ -104,6 +104,21 @@ class SharingDemosE2ETest {
   }
 
   @Test
+  void adminAccessSeesEveryGpu() throws Exception {
+    Demo d = demo("admin-access");
+    apply(d.manifest());
+    awaitRunning(d.ns(), "pod0");
+    Map<String, String> env = env(d.ns(), "pod0", "ctr0");
+    assertThat(env).containsEntry("DRA_ADMIN_ACCESS", "true");
+    assertThat(gpus(env))
+        .as("allocationMode All with admin access: every GPU of the node")
+        .hasSize(8);
+    List<DeviceRequestAllocationResult> results = results(claims(d.ns()).get(0));
+    assertThat(results).hasSize(8).allSatisfy(r -> assertThat(r.getAdminAccess()).isTrue());
+    deleteAndAwaitRelease(d.ns(), d.manifest());
+  }
+
+  @Test
   void initContainerSharesTheGpuOfItsPod() throws Exception {
     checkInitContainerSharesGpu(demo("initcontainer-shared-gpu"));
   }
