@@ -1,0 +1,146 @@
+package io.jdra.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dra-example-driver demos that need other chart values, each on a {@code jdra up} started with the
+ * flags for those values: {@code gpuAllowMultipleAllocations=true} for
+ * gpu-allow-multiple-allocations, {@code kubeletPlugin.gpuPartitions=4, numDevices=2} for
+ * partitionable-devices. Each test stops its own {@code jdra up} (try-with-resources).
+ */
+class FlaggedDemosE2ETest {
+  @TempDir static Path dir;
+  static Path demos;
+
+  @BeforeAll
+  static void examples() {
+    Assumptions.assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
+    Path ex = Paths.examples();
+    Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
+    demos = ex.resolve("dra-example-driver/demo/examples");
+  }
+
+  /** Both pods share one GPU, each claim consuming its 16Gi and 20 compute with its own share. */
+  @Test
+  void gpuAllowMultipleAllocations() throws Exception {
+    String ns = "gpu-allow-multiple-allocations";
+    try (JdraUpProcess up =
+        JdraUpProcess.start(
+            dir.resolve("multi"), "--driver-flags=--gpu-allow-multiple-allocations")) {
+      Path manifest = demos.resolve(ns + "/" + ns + ".yaml");
+      up.kubectl().run("apply", "-f", manifest.toString()).ok();
+      List<DeviceRequestAllocationResult> results =
+          awaitResults(up, ns, List.of("shared-gpu-pod0", "shared-gpu-pod1"));
+      assertThat(results).extracting(r -> r.getDevice()).containsOnly(results.get(0).getDevice());
+      assertThat(results)
+          .extracting(r -> r.getShareID())
+          .doesNotContainNull()
+          .doesNotHaveDuplicates();
+      for (DeviceRequestAllocationResult r : results) {
+        assertThat(r.getConsumedCapacity().get("memory").toString()).isEqualTo("16Gi");
+        assertThat(r.getConsumedCapacity().get("compute").toString()).isEqualTo("20");
+      }
+      for (String pod : List.of("pod0", "pod1")) {
+        awaitLogLine(up, ns, pod, "declare -x GPU_DEVICE_" + gpuNumber(results.get(0)) + "=");
+      }
+      deleteAndAwaitGone(up, ns, manifest);
+    }
+  }
+
+  /** pod0's claim of count 2 gets two partitions of a GPU, never a partition and its whole GPU. */
+  @Test
+  void partitionableDevices() throws Exception {
+    String ns = "partitionable-devices";
+    try (JdraUpProcess up =
+        JdraUpProcess.start(
+            dir.resolve("partitions"), "--num-devices=2", "--driver-flags=--gpu-partitions=4")) {
+      Path manifest = demos.resolve(ns + "/" + ns + ".yaml");
+      up.kubectl().run("apply", "-f", manifest.toString()).ok();
+      ResourceClaim claim =
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .pollInterval(Duration.ofMillis(200))
+              .until(
+                  () -> claims(up, ns).stream().findFirst().orElse(null),
+                  c -> c != null && c.getStatus() != null && c.getStatus().getAllocation() != null);
+      List<String> devices =
+          claim.getStatus().getAllocation().getDevices().getResults().stream()
+              .map(DeviceRequestAllocationResult::getDevice)
+              .toList();
+      assertThat(devices).hasSize(2).allMatch(d -> d.matches("gpu-[01]-partition-[0-3]"));
+      for (String d : devices) {
+        awaitLogLine(up, ns, "pod0", "=\"" + d + "\"");
+      }
+      deleteAndAwaitGone(up, ns, manifest);
+    }
+  }
+
+  private static String gpuNumber(DeviceRequestAllocationResult r) {
+    return r.getDevice().substring("gpu-".length());
+  }
+
+  private static List<ResourceClaim> claims(JdraUpProcess up, String ns) throws Exception {
+    return up.client()
+        .dynamicResourceAllocation()
+        .v1()
+        .resourceClaims()
+        .inNamespace(ns)
+        .list()
+        .getItems();
+  }
+
+  private static List<DeviceRequestAllocationResult> awaitResults(
+      JdraUpProcess up, String ns, List<String> names) {
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              List<ResourceClaim> cs =
+                  claims(up, ns).stream()
+                      .filter(c -> names.contains(c.getMetadata().getName()))
+                      .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
+                      .toList();
+              return cs.size() < names.size()
+                  ? null
+                  : cs.stream()
+                      .flatMap(
+                          c -> c.getStatus().getAllocation().getDevices().getResults().stream())
+                      .toList();
+            },
+            r -> r != null);
+  }
+
+  private static void awaitLogLine(JdraUpProcess up, String ns, String pod, String text) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(300))
+        .untilAsserted(() -> {
+          Kubectl.Result r = up.kubectl().run("logs", "-n", ns, pod);
+          assertThat(r.out()).as(ns + "/" + pod + " logs; " + r.err()).contains(text);
+        });
+  }
+
+  private static void deleteAndAwaitGone(JdraUpProcess up, String ns, Path manifest)
+      throws Exception {
+    up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found").ok();
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(() -> {
+          assertThat(claims(up, ns)).as("claims of " + ns).isEmpty();
+          assertThat(up.client().namespaces().withName(ns).get()).as("namespace").isNull();
+        });
+  }
+}
