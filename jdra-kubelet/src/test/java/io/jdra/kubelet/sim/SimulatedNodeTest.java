@@ -82,15 +82,7 @@ class SimulatedNodeTest {
 
   @Test
   void podWithClaimRunsShowsItsGpuEnvironmentAndIsUnpreparedOnDelete() throws Exception {
-    driver =
-        FakeDriver.start(
-            root.resolve("plugins_registry"),
-            root.resolve("plugins").resolve(DRIVER).resolve("dra.sock"),
-            DRIVER,
-            List.of("v1.DRAPlugin"));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> kubelet.plugins().registeredDrivers().contains(DRIVER));
+    startDriver();
 
     Pod pod =
         client
@@ -161,15 +153,7 @@ class SimulatedNodeTest {
 
   @Test
   void initContainersRunFirstWithTheirClaimsDevicesAndComplete() throws Exception {
-    driver =
-        FakeDriver.start(
-            root.resolve("plugins_registry"),
-            root.resolve("plugins").resolve(DRIVER).resolve("dra.sock"),
-            DRIVER,
-            List.of("v1.DRAPlugin"));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> kubelet.plugins().registeredDrivers().contains(DRIVER));
+    startDriver();
     Pod pod =
         client
             .pods()
@@ -251,15 +235,7 @@ class SimulatedNodeTest {
 
   @Test
   void unresolvableCdiDeviceFailsTheContainer() throws Exception {
-    driver =
-        FakeDriver.start(
-            root.resolve("plugins_registry"),
-            root.resolve("plugins").resolve(DRIVER).resolve("dra.sock"),
-            DRIVER,
-            List.of("v1.DRAPlugin"));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> kubelet.plugins().registeredDrivers().contains(DRIVER));
+    startDriver();
     Pod pod =
         client
             .pods()
@@ -302,6 +278,19 @@ class SimulatedNodeTest {
     assertThat(p.getStatus().getPhase()).isEqualTo("Pending");
     assertThat(p.getStatus().getContainerStatuses().get(0).getState().getWaiting().getMessage())
         .contains("unresolvable CDI devices " + DRIVER + "/gpu=");
+  }
+
+  /** A fake driver on real sockets in the node's plugin dirs, once the kubelet registered it. */
+  void startDriver() throws Exception {
+    driver =
+        FakeDriver.start(
+            root.resolve("plugins_registry"),
+            root.resolve("plugins").resolve(DRIVER).resolve("dra.sock"),
+            DRIVER,
+            List.of("v1.DRAPlugin"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> kubelet.plugins().registeredDrivers().contains(DRIVER));
   }
 
   String phase(String name) {
