@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
 import io.jdra.controllers.manager.Controllers;
+import io.jdra.controllers.manager.WorkloadSyncs;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ClientOptions;
 import io.jdra.runtime.client.Clients;
@@ -85,6 +86,33 @@ final class ControllerManagerCommand implements Callable<Integer> {
   int concurrentDeviceTaintEvictionSyncs;
 
   @Option(
+      names = "--concurrent-replicaset-syncs",
+      paramLabel = "N",
+      defaultValue = "" + WorkloadSyncs.DEFAULT_CONCURRENT_SYNCS,
+      description =
+          "The number of replica sets that are allowed to sync concurrently (default:"
+              + " ${DEFAULT-VALUE}).")
+  int concurrentReplicaSetSyncs;
+
+  @Option(
+      names = "--concurrent-deployment-syncs",
+      paramLabel = "N",
+      defaultValue = "" + WorkloadSyncs.DEFAULT_CONCURRENT_SYNCS,
+      description =
+          "The number of deployment objects that are allowed to sync concurrently (default:"
+              + " ${DEFAULT-VALUE}).")
+  int concurrentDeploymentSyncs;
+
+  @Option(
+      names = "--concurrent-job-syncs",
+      paramLabel = "N",
+      defaultValue = "" + WorkloadSyncs.DEFAULT_CONCURRENT_SYNCS,
+      description =
+          "The number of job objects that are allowed to sync concurrently (default:"
+              + " ${DEFAULT-VALUE}).")
+  int concurrentJobSyncs;
+
+  @Option(
       names = "--leader-elect",
       description =
           "Run the controllers only while holding the coordination.k8s.io/v1 Lease (lease 15s,"
@@ -122,6 +150,9 @@ final class ControllerManagerCommand implements Callable<Integer> {
               .withControllers(controllers)
               .withConcurrentResourceClaimSyncs(concurrentResourceClaimSyncs)
               .withConcurrentDeviceTaintEvictionSyncs(concurrentDeviceTaintEvictionSyncs)
+              .withWorkloadSyncs(
+                  new WorkloadSyncs(
+                      concurrentReplicaSetSyncs, concurrentDeploymentSyncs, concurrentJobSyncs))
               .withLeaderElect(leaderElect)
               .withLease(leaseNamespace, leaseName)
               .withMetricsBindAddress(metricsBindAddress)

@@ -64,9 +64,12 @@ class ControllerManagerCommandTest {
     return Stream.of(
         Arguments.of(
             List.of("--controllers", "resourceclaim,bogus"),
-            "error: --controllers: \"bogus\" is not in the list of known controllers"
-                + " [resourceclaim-controller (resourceclaim),"
-                + " device-taint-eviction-controller (device-taint-eviction)]"),
+            "error: --controllers: \"bogus\" is not in the list of known controllers "
+                + io.jdra.controllers.manager.Controllers.known(
+                    io.jdra.controllers.manager.Controllers.builtIn())),
+        Arguments.of(
+            List.of("--concurrent-replicaset-syncs", "0"),
+            "error: --concurrent-replicaset-syncs must be at least 1, got 0"),
         Arguments.of(
             List.of("--concurrent-resource-claim-syncs", "0"),
             "error: --concurrent-resource-claim-syncs must be at least 1, got 0"),

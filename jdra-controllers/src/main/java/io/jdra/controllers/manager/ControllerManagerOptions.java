@@ -23,6 +23,8 @@ import java.util.List;
  * @param metricsBindAddress {@code --metrics-bind-address} host:port for /metrics, /healthz,
  *     /readyz, /livez; empty: no server
  * @param featureGates the feature gates in effect
+ * @param workloadSyncs {@code --concurrent-replicaset-syncs}, {@code
+ *     --concurrent-deployment-syncs}, {@code --concurrent-job-syncs}
  */
 public record ControllerManagerOptions(
     List<String> controllers,
@@ -33,7 +35,8 @@ public record ControllerManagerOptions(
     String leaseName,
     String identity,
     String metricsBindAddress,
-    FeatureGates featureGates) {
+    FeatureGates featureGates,
+    WorkloadSyncs workloadSyncs) {
   public static final int DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS = 50;
 
   /** Upstream's default: more workers made the API server's pod watchers fall behind. */
@@ -62,6 +65,7 @@ public record ControllerManagerOptions(
       throw new IllegalArgumentException("identity must not be empty");
     }
     metricsBindAddress = metricsBindAddress == null ? "" : metricsBindAddress;
+    java.util.Objects.requireNonNull(workloadSyncs, "workloadSyncs");
   }
 
   private static boolean isEmpty(String s) {
@@ -79,7 +83,8 @@ public record ControllerManagerOptions(
         DEFAULT_LEASE_NAME,
         LeaderElection.defaultIdentity(),
         "",
-        FeatureGates.defaults());
+        FeatureGates.defaults(),
+        WorkloadSyncs.defaults());
   }
 
   public ControllerManagerOptions withControllers(List<String> c) {
@@ -92,7 +97,8 @@ public record ControllerManagerOptions(
         leaseName,
         identity,
         metricsBindAddress,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
@@ -105,7 +111,8 @@ public record ControllerManagerOptions(
         leaseName,
         identity,
         metricsBindAddress,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withConcurrentDeviceTaintEvictionSyncs(int n) {
@@ -118,7 +125,8 @@ public record ControllerManagerOptions(
         leaseName,
         identity,
         metricsBindAddress,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
@@ -131,7 +139,8 @@ public record ControllerManagerOptions(
         leaseName,
         identity,
         metricsBindAddress,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withLease(String namespace, String name) {
@@ -144,7 +153,8 @@ public record ControllerManagerOptions(
         name,
         identity,
         metricsBindAddress,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withIdentity(String id) {
@@ -157,7 +167,8 @@ public record ControllerManagerOptions(
         leaseName,
         id,
         metricsBindAddress,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withMetricsBindAddress(String a) {
@@ -170,7 +181,8 @@ public record ControllerManagerOptions(
         leaseName,
         identity,
         a,
-        featureGates);
+        featureGates,
+        workloadSyncs);
   }
 
   public ControllerManagerOptions withFeatureGates(FeatureGates g) {
@@ -183,6 +195,21 @@ public record ControllerManagerOptions(
         leaseName,
         identity,
         metricsBindAddress,
-        g);
+        g,
+        workloadSyncs);
+  }
+
+  public ControllerManagerOptions withWorkloadSyncs(WorkloadSyncs w) {
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        w);
   }
 }

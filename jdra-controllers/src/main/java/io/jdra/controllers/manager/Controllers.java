@@ -19,6 +19,12 @@ public final class Controllers {
 
   /** Every controller jdra implements, with upstream names. */
   public static List<ControllerDescriptor> builtIn() {
+    List<ControllerDescriptor> all = new ArrayList<>(dra());
+    all.addAll(WorkloadControllerFactories.descriptors());
+    return List.copyOf(all);
+  }
+
+  private static List<ControllerDescriptor> dra() {
     return List.of(
         new ControllerDescriptor(
             ResourceClaimController.NAME,
