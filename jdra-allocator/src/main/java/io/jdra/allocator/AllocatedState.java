@@ -1,14 +1,10 @@
 package io.jdra.allocator;
 
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.jdra.allocator.internal.Quantities;
 import io.jdra.api.names.DeviceId;
 import java.math.BigDecimal;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -16,22 +12,31 @@ import java.util.Set;
  * Devices already in use on the cluster, as the scheduler derives them from allocated claims:
  * exclusively allocated devices, allocated shares of shareable devices (device + share ID), and the
  * capacity those shares consume. Results with admin access do not count. Immutable.
+ *
+ * <p>Held as one {@link Use} per device in use: a large base map shared between snapshots plus a
+ * small overlay of the devices that changed since the base was made (see {@link AllocatedDevices}),
+ * so that taking a snapshot after one more allocation costs the overlay, not the whole cluster.
  */
 public final class AllocatedState {
-  private static final AllocatedState EMPTY = new Builder().build();
+  private static final AllocatedState EMPTY = new AllocatedState(Map.of(), Map.of());
 
-  private final Set<DeviceId> devices;
-  private final Set<String> sharedIds;
-  private final Set<DeviceId> sharedDevices;
-  private final Map<DeviceId, Map<String, BigDecimal>> capacity;
+  /** How one device is used; immutable. */
+  record Use(boolean exclusive, Set<String> shareIds, Map<String, BigDecimal> consumed) {
+    /** The overlay's mark for a device that is no longer in use. */
+    static final Use NONE = new Use(false, Set.of(), null);
 
-  private AllocatedState(Builder b) {
-    this.devices = Set.copyOf(b.devices);
-    this.sharedIds = Set.copyOf(b.sharedIds);
-    this.sharedDevices = Set.copyOf(b.sharedDevices);
-    Map<DeviceId, Map<String, BigDecimal>> c = new HashMap<>();
-    b.capacity.forEach((k, v) -> c.put(k, Map.copyOf(v)));
-    this.capacity = Map.copyOf(c);
+    boolean inUse() {
+      return exclusive || !shareIds.isEmpty();
+    }
+  }
+
+  private final Map<DeviceId, Use> base;
+  private final Map<DeviceId, Use> overlay;
+
+  /** Both maps are never changed after this; the overlay wins. */
+  AllocatedState(Map<DeviceId, Use> base, Map<DeviceId, Use> overlay) {
+    this.base = base;
+    this.overlay = overlay;
   }
 
   /** Nothing allocated. */
@@ -65,13 +70,25 @@ public final class AllocatedState {
     return new Builder();
   }
 
-  /** Whether the device is allocated exclusively (upstream {@code AllocatedDevices.Has}). */
-  public boolean isAllocatedExclusively(String driver, String pool, String device) {
-    return !devices.isEmpty() && devices.contains(new DeviceId(driver, pool, device));
+  private Use use(DeviceId key) {
+    if (!overlay.isEmpty()) {
+      Use u = overlay.get(key);
+      if (u != null) {
+        return u == Use.NONE ? null : u;
+      }
+    }
+    return base.isEmpty() ? null : base.get(key);
   }
 
-  boolean exclusive(DeviceId key) {
-    return devices.contains(key);
+  /** Whether the device is allocated exclusively (upstream {@code AllocatedDevices.Has}). */
+  public boolean isAllocatedExclusively(String driver, String pool, String device) {
+    return isAllocatedExclusively(new DeviceId(driver, pool, device));
+  }
+
+  /** Whether the device is allocated exclusively (upstream {@code AllocatedDevices.Has}). */
+  public boolean isAllocatedExclusively(DeviceId key) {
+    Use u = use(key);
+    return u != null && u.exclusive();
   }
 
   /**
@@ -79,64 +96,47 @@ public final class AllocatedState {
    * {@code IsDeviceAllocated}).
    */
   public boolean isInUse(String driver, String pool, String device) {
-    if (devices.isEmpty() && sharedDevices.isEmpty() && capacity.isEmpty()) {
-      return false;
-    }
-    DeviceId key = new DeviceId(driver, pool, device);
-    return devices.contains(key) || sharedDevices.contains(key) || capacity.containsKey(key);
+    return isInUse(new DeviceId(driver, pool, device));
+  }
+
+  /** As {@link #isInUse(String, String, String)}. */
+  public boolean isInUse(DeviceId key) {
+    Use u = use(key);
+    return u != null && u.inUse();
   }
 
   /** Whether this share ID is taken on the device. */
   public boolean hasShare(String driver, String pool, String device, String shareId) {
-    return sharedIds.contains(new DeviceId(driver, pool, device) + "/" + shareId);
+    Use u = use(new DeviceId(driver, pool, device));
+    return u != null && u.shareIds().contains(shareId);
   }
 
   /** Capacity consumed on a shareable device by name, or null when none is recorded. */
   public Map<String, BigDecimal> consumedCapacity(String driver, String pool, String device) {
-    if (capacity.isEmpty()) {
-      return null;
-    }
-    return capacity.get(new DeviceId(driver, pool, device));
+    Use u = use(new DeviceId(driver, pool, device));
+    return u == null ? null : u.consumed();
   }
 
   /** Collects allocated devices; not thread-safe. */
   public static final class Builder {
-    private final Set<DeviceId> devices = new HashSet<>();
-    private final Set<String> sharedIds = new HashSet<>();
-    private final Set<DeviceId> sharedDevices = new HashSet<>();
-    private final Map<DeviceId, Map<String, BigDecimal>> capacity = new HashMap<>();
+    private final AllocatedDevices devices = new AllocatedDevices();
 
     private Builder() {}
 
     /** One allocation result of some claim, counted as the scheduler counts it. */
     public Builder add(DeviceRequestAllocationResult r, boolean consumableCapacity) {
-      if (Boolean.TRUE.equals(r.getAdminAccess())) {
-        return this;
-      }
-      DeviceId key = new DeviceId(r.getDriver(), r.getPool(), r.getDevice());
-      if (consumableCapacity && r.getShareID() != null) {
-        sharedIds.add(key + "/" + r.getShareID());
-        sharedDevices.add(key);
-        if (r.getConsumedCapacity() != null) {
-          Map<String, BigDecimal> sum = capacity.computeIfAbsent(key, k -> new HashMap<>());
-          for (Map.Entry<String, Quantity> e : r.getConsumedCapacity().entrySet()) {
-            sum.merge(e.getKey(), Quantities.value(e.getValue()), BigDecimal::add);
-          }
-        }
-        return this;
-      }
-      devices.add(key);
+      devices.add(r, consumableCapacity);
       return this;
     }
 
     /** An exclusively allocated device. */
     public Builder device(String driver, String pool, String device) {
-      devices.add(new DeviceId(driver, pool, device));
+      devices.addExclusive(new DeviceId(driver, pool, device));
       return this;
     }
 
     public AllocatedState build() {
-      return new AllocatedState(this);
+      return devices.snapshot();
     }
   }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.allocator.AllocatedDevices;
 import io.jdra.allocator.AllocatedState;
 import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.allocator.DeviceClassLister;
@@ -52,10 +53,17 @@ public final class DraManager {
   private final Map<String, ResourceSlice> slices = new LinkedHashMap<>();
   private final Map<String, DeviceTaintRule> taintRules = new LinkedHashMap<>();
   private final Map<String, DeviceClass> classes = new HashMap<>();
-  private long claimRevision;
+
+  /**
+   * What {@link #allocatedDevices} counts, by source: {@code "c:ns/name"} for the newest known
+   * version of a claim that is not in flight, {@code "f:uid"} for an in-flight allocation. Kept up
+   * to date by {@link #recount} on every change, so that a scheduling cycle does not walk all
+   * claims.
+   */
+  private final Map<String, ResourceClaim> counted = new HashMap<>();
+
+  private final AllocatedDevices allocatedDevices = new AllocatedDevices();
   private long sliceRevision;
-  private AllocatedState cachedState;
-  private long cachedStateRevision = -1;
   private List<ResourceSlice> cachedSlices;
   private long cachedSlicesRevision = -1;
 
@@ -79,7 +87,7 @@ public final class DraManager {
       if (assumed != null && !isNewer(assumed, claim)) {
         assumedClaims.remove(key);
       }
-      claimRevision++;
+      recount(key);
     }
   }
 
@@ -89,7 +97,7 @@ public final class DraManager {
     synchronized (lock) {
       informerClaims.remove(key);
       assumedClaims.remove(key);
-      claimRevision++;
+      recount(key);
     }
   }
 
@@ -124,7 +132,7 @@ public final class DraManager {
       }
       inFlight.put(uid, allocated);
       inFlightOwner.put(uid, podUid);
-      claimRevision++;
+      recountInFlight(uid, key(allocated));
       return true;
     }
   }
@@ -142,9 +150,11 @@ public final class DraManager {
       if (!podUid.equals(inFlightOwner.get(claimUid))) {
         return false;
       }
-      inFlight.remove(claimUid);
+      ResourceClaim was = inFlight.remove(claimUid);
       inFlightOwner.remove(claimUid);
-      claimRevision++;
+      if (was != null) {
+        recountInFlight(claimUid, key(was));
+      }
       return true;
     }
   }
@@ -160,9 +170,12 @@ public final class DraManager {
       if (known == null || isNewer(written, known)) {
         assumedClaims.put(key, written);
       }
-      inFlight.remove(written.getMetadata().getUid());
+      ResourceClaim was = inFlight.remove(written.getMetadata().getUid());
       inFlightOwner.remove(written.getMetadata().getUid());
-      claimRevision++;
+      recount(key);
+      if (was != null) {
+        recountInFlight(written.getMetadata().getUid(), key(was));
+      }
     }
   }
 
@@ -170,51 +183,62 @@ public final class DraManager {
   public void assumedClaimRestore(String namespace, String name) {
     synchronized (lock) {
       if (assumedClaims.remove(namespace + "/" + name) != null) {
-        claimRevision++;
+        recount(namespace + "/" + name);
       }
     }
   }
 
   /**
-   * Devices in use: allocations of every known claim plus in-flight allocations, taken under one
-   * lock (cached while nothing changed).
+   * Devices in use: allocations of every known claim plus in-flight allocations, as of one moment
+   * (taken under the lock that every change holds; the same object while nothing changed).
    */
   public AllocatedState allocatedState() {
     synchronized (lock) {
-      if (cachedStateRevision == claimRevision && cachedState != null) {
-        return cachedState;
-      }
-      AllocatedState.Builder b = AllocatedState.builder();
-      for (Map.Entry<String, ResourceClaim> e : informerClaims.entrySet()) {
-        ResourceClaim c = assumedClaims.getOrDefault(e.getKey(), e.getValue());
-        if (!inFlight.containsKey(c.getMetadata().getUid())) {
-          addResults(b, c);
-        }
-      }
-      for (Map.Entry<String, ResourceClaim> e : assumedClaims.entrySet()) {
-        ResourceClaim c = e.getValue();
-        if (!informerClaims.containsKey(e.getKey())
-            && !inFlight.containsKey(c.getMetadata().getUid())) {
-          addResults(b, c);
-        }
-      }
-      for (ResourceClaim c : inFlight.values()) {
-        addResults(b, c);
-      }
-      cachedState = b.build();
-      cachedStateRevision = claimRevision;
-      return cachedState;
+      return allocatedDevices.snapshot();
     }
   }
 
-  private void addResults(AllocatedState.Builder b, ResourceClaim c) {
-    AllocationResult a = c.getStatus() == null ? null : c.getStatus().getAllocation();
-    if (a == null || a.getDevices() == null || a.getDevices().getResults() == null) {
+  /** The claim version {@link #allocatedState} counts for ns/name: newest known, not in flight. */
+  private void recount(String key) {
+    ResourceClaim c = assumedClaims.get(key);
+    if (c == null) {
+      c = informerClaims.get(key);
+    }
+    if (c != null && inFlight.containsKey(c.getMetadata().getUid())) {
+      c = null;
+    }
+    count("c:" + key, c);
+  }
+
+  /** After the in-flight allocation of a claim changed: it and the stored claim count anew. */
+  private void recountInFlight(String uid, String key) {
+    count("f:" + uid, inFlight.get(uid));
+    recount(key);
+  }
+
+  private void count(String source, ResourceClaim now) {
+    ResourceClaim before = now == null ? counted.remove(source) : counted.put(source, now);
+    if (before == now) {
       return;
     }
-    for (DeviceRequestAllocationResult r : a.getDevices().getResults()) {
-      b.add(r, features.consumableCapacity());
+    if (before != null) {
+      for (DeviceRequestAllocationResult r : results(before)) {
+        allocatedDevices.remove(r, features.consumableCapacity());
+      }
     }
+    if (now != null) {
+      for (DeviceRequestAllocationResult r : results(now)) {
+        allocatedDevices.add(r, features.consumableCapacity());
+      }
+    }
+  }
+
+  private static List<DeviceRequestAllocationResult> results(ResourceClaim c) {
+    AllocationResult a = c.getStatus() == null ? null : c.getStatus().getAllocation();
+    if (a == null || a.getDevices() == null || a.getDevices().getResults() == null) {
+      return List.of();
+    }
+    return a.getDevices().getResults();
   }
 
   /**
