@@ -109,7 +109,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     try {
       storage.recover();
       ResourceRegistry registry = ResourceRegistry.builtIn();
-      registry.all().forEach(t -> storage.store(t.key()));
+      registry.stored().forEach(t -> storage.store(t.storageKey()));
       phases.end("storage");
       String token = o.requireToken() ? Security.token(o) : null;
       int loops = Math.max(2, Runtime.getRuntime().availableProcessors());

@@ -75,7 +75,7 @@ public final class GarbageCollector implements AutoCloseable {
   }
 
   public void start() {
-    for (ResourceType t : service.registry().all()) {
+    for (ResourceType t : service.registry().stored()) {
       cancels.add(
           service
               .store(t)

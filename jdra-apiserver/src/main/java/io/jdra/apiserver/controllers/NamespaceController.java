@@ -79,7 +79,7 @@ public final class NamespaceController implements AutoCloseable {
   /** Deletes what is left; returns how many objects still exist. */
   private int removeContent(String ns) {
     int left = 0;
-    for (ResourceType t : service.registry().all()) {
+    for (ResourceType t : service.registry().stored()) {
       if (!t.namespaced()) {
         continue;
       }

@@ -12,19 +12,23 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Converts objects between served versions and the storage version. resource.k8s.io v1beta2 has
  * v1's shapes; v1beta1 wraps ResourceSlice devices in {@code basic} and has flat claim requests
- * where v1 has {@code exactly}. Stateless; converts the given tree in place.
+ * where v1 has {@code exactly}; events.k8s.io Events are stored as core Events. Stateless; converts
+ * the given tree in place.
  */
 public final class Conversion {
   private Conversion() {}
 
   /** Whether objects of {@code t} need work to be served as {@code version}. */
   public static boolean needed(ResourceType t, String version) {
-    return !version.equals(t.storageVersion());
+    return !version.equals(t.storageVersion()) || t.storedElsewhere();
   }
 
   /** Converts a stored object to a served version (in place; returns it). */
   public static ObjectNode toVersion(ResourceType t, String version, ObjectNode obj) {
     obj.put("apiVersion", t.apiVersion(version));
+    if (t.group().equals(EventConversion.GROUP)) {
+      return EventConversion.fromCore(obj);
+    }
     if (version.equals("v1beta1") && t.group().equals("resource.k8s.io")) {
       switch (t.kind()) {
         case "ResourceSlice" -> forEach(obj.at("/spec/devices"), Conversion::wrapBasic);
@@ -40,6 +44,9 @@ public final class Conversion {
   /** Converts an object of a served version to the storage version (in place; returns it). */
   public static ObjectNode fromVersion(ResourceType t, String version, ObjectNode obj) {
     obj.put("apiVersion", t.storageApiVersion());
+    if (t.group().equals(EventConversion.GROUP)) {
+      return EventConversion.toCore(obj);
+    }
     if (version.equals("v1beta1") && t.group().equals("resource.k8s.io")) {
       switch (t.kind()) {
         case "ResourceSlice" -> forEach(obj.at("/spec/devices"), Conversion::unwrapBasic);

@@ -30,6 +30,14 @@ final class Encoding {
     return Conversion.needed(t, version) ? Conversion.toVersion(t, version, n) : n;
   }
 
+  /**
+   * The tree a table row is printed from: the served version's, or the stored form where the
+   * objects live in another group's storage (upstream prints both Event APIs from one form).
+   */
+  static ObjectNode printable(ResourceType t, String version, StoredObject o) {
+    return t.storedElsewhere() ? Json.parseObject(o.json()) : tree(t, version, o);
+  }
+
   /** A complete {@code KindList} (no continue). */
   static Buffer list(ResourceType t, String version, ListPage page) {
     return list(t, version, page, null, -1);
@@ -112,7 +120,7 @@ final class Encoding {
       Instant now) {
     List<ObjectNode> objects = new ArrayList<>(page.items().size());
     for (StoredObject o : page.items()) {
-      objects.add(tree(t, version, o));
+      objects.add(printable(t, version, o));
     }
     ObjectNode table = Tables.table(t, objects, Long.toString(page.version()), now);
     if (continueToken != null) {

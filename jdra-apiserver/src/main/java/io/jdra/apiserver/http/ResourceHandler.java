@@ -141,7 +141,7 @@ final class ResourceHandler {
     try {
       return new Selectors(
           LabelSelector.parse(r.param("labelSelector")),
-          FieldSelector.parse(r.param("fieldSelector"), r.type().selectableFields().keySet()));
+          FieldSelector.parse(r.param("fieldSelector"), r.type().selectableFields()));
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(e.getMessage());
     }

@@ -23,7 +23,9 @@ final class Tables {
       meta.put("resourceVersion", rv);
     }
     ArrayNode defs = table.putArray("columnDefinitions");
-    def(defs, "Name", "string", "name", 0, "Name must be unique within a namespace.");
+    if (t.standardColumns()) {
+      def(defs, "Name", "string", "name", 0, "Name must be unique within a namespace.");
+    }
     for (Column c : t.columns()) {
       def(
           defs,
@@ -33,14 +35,16 @@ final class Tables {
           c.priority(),
           c.name());
     }
-    def(
-        defs,
-        "Age",
-        "string",
-        "",
-        0,
-        "CreationTimestamp is a timestamp representing the server"
-            + " time when this object was created.");
+    if (t.standardColumns()) {
+      def(
+          defs,
+          "Age",
+          "string",
+          "",
+          0,
+          "CreationTimestamp is a timestamp representing the server"
+              + " time when this object was created.");
+    }
     ArrayNode rows = table.putArray("rows");
     for (ObjectNode o : objects) {
       rows.add(row(t, o, now));
@@ -61,15 +65,21 @@ final class Tables {
   private static ObjectNode row(ResourceType t, ObjectNode o, Instant now) {
     ObjectNode row = Json.object();
     ArrayNode cells = row.putArray("cells");
-    cells.add(Json.text(o, "metadata.name"));
+    if (t.standardColumns()) {
+      cells.add(Json.text(o, "metadata.name"));
+    }
     for (Column c : t.columns()) {
       String v = c.printer() != null ? c.printer().print(o) : Json.text(o, c.path());
-      if (v == null) {
+      if (c.since()) {
+        v = age(v, now);
+      } else if (v == null) {
         v = c.type().equals("integer") ? "0" : "<none>";
       }
       cells.add(v);
     }
-    cells.add(age(Json.text(o, "metadata.creationTimestamp"), now));
+    if (t.standardColumns()) {
+      cells.add(age(Json.text(o, "metadata.creationTimestamp"), now));
+    }
     ObjectNode partial = row.putObject("object");
     partial.put("kind", "PartialObjectMetadata");
     partial.put("apiVersion", "meta.k8s.io/v1");

@@ -233,7 +233,7 @@ final class Watches {
       @Override
       public Buffer encode(String type, StoredObject object) {
         if (table) {
-          ObjectNode tree = Encoding.tree(t, version, object);
+          ObjectNode tree = Encoding.printable(t, version, object);
           ObjectNode tab =
               Tables.table(
                   t,

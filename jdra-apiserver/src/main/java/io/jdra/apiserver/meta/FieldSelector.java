@@ -3,7 +3,6 @@ package io.jdra.apiserver.meta;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A parsed field selector: {@code f=v, f==v, f!=v}, comma-separated, all of which must match.
@@ -25,7 +24,7 @@ public final class FieldSelector {
     return terms.isEmpty();
   }
 
-  /** The value this selector requires for a field with {@code =}, or null. */
+  /** The value this selector requires for a field (by JSON path) with {@code =}, or null. */
   public String requiredValue(String field) {
     for (Term t : terms) {
       if (t.equal && t.field.equals(field)) {
@@ -46,12 +45,16 @@ public final class FieldSelector {
   }
 
   /**
-   * Parses a selector against the fields a resource supports.
+   * Parses a selector against the fields a resource supports. The terms test the stored objects'
+   * field values, which are kept by JSON path: each supported field name maps to its path (as
+   * upstream's field label conversion maps events.k8s.io's {@code regarding.kind} onto the stored
+   * {@code involvedObject.kind}).
    *
+   * @param supported field selector name to the dotted JSON path it reads
    * @throws IllegalArgumentException {@code field label not supported: x} as upstream, or a syntax
    *     error
    */
-  public static FieldSelector parse(String s, Set<String> supported) {
+  public static FieldSelector parse(String s, Map<String, String> supported) {
     if (s == null || s.isBlank()) {
       return EVERYTHING;
     }
@@ -70,10 +73,11 @@ public final class FieldSelector {
         throw new IllegalArgumentException(
             "invalid selector: '" + s + "'; can't understand '" + p + "'");
       }
-      if (!supported.contains(t.field)) {
+      String path = supported.get(t.field);
+      if (path == null) {
         throw new IllegalArgumentException("field label not supported: " + t.field);
       }
-      terms.add(t);
+      terms.add(new Term(path, t.value, t.equal));
     }
     return new FieldSelector(List.copyOf(terms));
   }

@@ -12,7 +12,55 @@ final class BuiltInResources {
   private static final List<String> V1 = List.of("v1");
   private static final List<String> RESOURCE_VERSIONS = List.of("v1", "v1beta2", "v1beta1");
 
+  /** Core Events' field selectors, on the stored (core) form. */
+  private static final String[] CORE_EVENT_FIELDS = {
+    "involvedObject.kind", "involvedObject.kind",
+    "involvedObject.namespace", "involvedObject.namespace",
+    "involvedObject.name", "involvedObject.name",
+    "involvedObject.uid", "involvedObject.uid",
+    "involvedObject.apiVersion", "involvedObject.apiVersion",
+    "involvedObject.resourceVersion", "involvedObject.resourceVersion",
+    "involvedObject.fieldPath", "involvedObject.fieldPath",
+    "reason", "reason",
+    "reportingComponent", "reportingComponent",
+    "source", "source.component",
+    "type", "type"
+  };
+
+  /** events.k8s.io's field selectors, mapped onto the core form as upstream's label conversion. */
+  private static final String[] EVENTS_GROUP_FIELDS = {
+    "regarding.kind", "involvedObject.kind",
+    "regarding.namespace", "involvedObject.namespace",
+    "regarding.name", "involvedObject.name",
+    "regarding.uid", "involvedObject.uid",
+    "regarding.apiVersion", "involvedObject.apiVersion",
+    "regarding.resourceVersion", "involvedObject.resourceVersion",
+    "regarding.fieldPath", "involvedObject.fieldPath",
+    "reason", "reason",
+    "reportingController", "reportingComponent",
+    "type", "type"
+  };
+
   private BuiltInResources() {}
+
+  /**
+   * Upstream's event printer, for both groups (they share the stored form): LAST SEEN, TYPE,
+   * REASON, OBJECT, MESSAGE, with SUBOBJECT, SOURCE, FIRST SEEN, COUNT and NAME in wide.
+   */
+  private static Column[] eventColumns() {
+    return new Column[] {
+      new Column("LAST SEEN", "string", 0, "", Printers::eventLastSeen, true),
+      col("TYPE", "type"),
+      col("REASON", "reason"),
+      computed("OBJECT", Printers::eventObject),
+      wide("SUBOBJECT", "involvedObject.fieldPath"),
+      computedWide("SOURCE", Printers::eventSource),
+      col("MESSAGE", "message"),
+      new Column("FIRST SEEN", "string", 1, "", Printers::eventFirstSeen, true),
+      new Column("COUNT", "integer", 1, "", Printers::eventCount),
+      wide("NAME", "metadata.name")
+    };
+  }
 
   static List<ResourceType> all() {
     List<ResourceType> all = new ArrayList<>();
@@ -59,23 +107,8 @@ final class BuiltInResources {
             .build());
     all.add(
         type("", V1, "Event", "events", List.of("ev"), true, Set.of())
-            .columns(
-                col("TYPE", "type"),
-                col("REASON", "reason"),
-                computed("OBJECT", Printers::eventObject),
-                col("MESSAGE", "message"))
-            .fields(
-                "involvedObject.kind", "involvedObject.kind",
-                "involvedObject.namespace", "involvedObject.namespace",
-                "involvedObject.name", "involvedObject.name",
-                "involvedObject.uid", "involvedObject.uid",
-                "involvedObject.apiVersion", "involvedObject.apiVersion",
-                "involvedObject.resourceVersion", "involvedObject.resourceVersion",
-                "involvedObject.fieldPath", "involvedObject.fieldPath",
-                "reason", "reason",
-                "reportingComponent", "reportingComponent",
-                "source", "source.component",
-                "type", "type")
+            .ownColumns(eventColumns())
+            .fields(CORE_EVENT_FIELDS)
             .build());
     all.add(
         type("", V1, "ConfigMap", "configmaps", List.of("cm"), true, Set.of())
@@ -88,17 +121,12 @@ final class BuiltInResources {
             .build());
     all.add(
         type("", V1, "ServiceAccount", "serviceaccounts", List.of("sa"), true, Set.of()).build());
+    // Stored with the core Events, as upstream: both APIs show the same objects.
     all.add(
         type("events.k8s.io", V1, "Event", "events", List.of("ev"), true, Set.of())
-            .columns(col("TYPE", "type"), col("REASON", "reason"), col("NOTE", "note"))
-            .fields(
-                "regarding.kind", "regarding.kind",
-                "regarding.namespace", "regarding.namespace",
-                "regarding.name", "regarding.name",
-                "regarding.uid", "regarding.uid",
-                "reason", "reason",
-                "reportingController", "reportingController",
-                "type", "type")
+            .storedIn("")
+            .ownColumns(eventColumns())
+            .fields(EVENTS_GROUP_FIELDS)
             .build());
     all.add(
         type("coordination.k8s.io", V1, "Lease", "leases", List.of(), true, Set.of())
@@ -217,6 +245,8 @@ final class BuiltInResources {
     private List<Column> columns = List.of();
     private final Map<String, String> fields = new LinkedHashMap<>();
     private KindRules rules = KindRules.GENERIC;
+    private String storageGroup;
+    private boolean standardColumns = true;
 
     Builder(
         String group,
@@ -249,6 +279,19 @@ final class BuiltInResources {
       return this;
     }
 
+    /** Every column, without the standard NAME and AGE. */
+    Builder ownColumns(Column... c) {
+      columns = List.of(c);
+      standardColumns = false;
+      return this;
+    }
+
+    /** Objects live in another group's storage, in its form. */
+    Builder storedIn(String g) {
+      storageGroup = g;
+      return this;
+    }
+
     Builder rules(KindRules r) {
       rules = r;
       return this;
@@ -275,7 +318,9 @@ final class BuiltInResources {
           categories,
           columns,
           fields,
-          rules);
+          rules,
+          storageGroup == null ? group : storageGroup,
+          standardColumns);
     }
   }
 }

@@ -86,6 +86,48 @@ final class Printers {
         + text(o.at("/involvedObject/name"));
   }
 
+  /**
+   * Events' LAST SEEN as a timestamp: the series' last observation, else lastTimestamp, else
+   * eventTime (events.k8s.io writers set only that).
+   */
+  static String eventLastSeen(JsonNode o) {
+    String series = text(o.at("/series/lastObservedTime"));
+    if (series != null) {
+      return series;
+    }
+    String last = text(o.at("/lastTimestamp"));
+    return last != null ? last : text(o.at("/eventTime"));
+  }
+
+  /** Events' FIRST SEEN as a timestamp: eventTime if set, else firstTimestamp. */
+  static String eventFirstSeen(JsonNode o) {
+    String t = text(o.at("/eventTime"));
+    return t != null ? t : text(o.at("/firstTimestamp"));
+  }
+
+  /** Events' COUNT: the series' count when there is one, else count. */
+  static String eventCount(JsonNode o) {
+    JsonNode series = o.at("/series/count");
+    return Integer.toString(series.isMissingNode() ? o.path("count").asInt(0) : series.asInt(0));
+  }
+
+  /**
+   * Events' SOURCE: "component, host", each falling back to the reporting controller and instance
+   * as upstream's printer does.
+   */
+  static String eventSource(JsonNode o) {
+    String component = text(o.at("/source/component"));
+    if (component == null || component.isEmpty()) {
+      component = text(o.at("/reportingComponent"));
+    }
+    String host = text(o.at("/source/host"));
+    if (host == null || host.isEmpty()) {
+      host = text(o.at("/reportingInstance"));
+    }
+    component = component == null ? "" : component;
+    return host == null || host.isEmpty() ? component : component + ", " + host;
+  }
+
   /** ConfigMaps' and Secrets' DATA: the number of keys. */
   static String dataCount(JsonNode o) {
     return Integer.toString(o.path("data").size() + o.path("binaryData").size());

@@ -44,6 +44,23 @@ public final class ResourceRegistry {
     return Optional.of(t);
   }
 
+  /**
+   * The type whose own storage holds {@code t}'s objects: {@code t} itself, or the core Event type
+   * for events.k8s.io Events.
+   */
+  public ResourceType storageType(ResourceType t) {
+    if (!t.storedElsewhere()) {
+      return t;
+    }
+    ResourceType owner = byKey.get(t.storageKey());
+    return owner == null ? t : owner;
+  }
+
+  /** One type per storage: the types that are not stored in another type's storage. */
+  public List<ResourceType> stored() {
+    return types.stream().filter(t -> !t.storedElsewhere()).toList();
+  }
+
   /** The resource of a group and kind, in any version. */
   public Optional<ResourceType> byKind(String group, String kind) {
     return types.stream().filter(t -> t.group().equals(group) && t.kind().equals(kind)).findFirst();

@@ -22,6 +22,10 @@ import java.util.Set;
  * @param columns extra table columns for {@code kubectl get} after NAME
  * @param selectableFields field selector name to the dotted JSON path it reads
  * @param rules what the kind does beyond the generic registry
+ * @param storageGroup the group whose storage holds the objects: {@code group} itself, or another
+ *     group's as upstream stores events.k8s.io Events with the core ones
+ * @param standardColumns whether tables get NAME first and AGE last around {@code columns}; false
+ *     where upstream's printer defines every column (Events)
  */
 public record ResourceType(
     String group,
@@ -36,7 +40,9 @@ public record ResourceType(
     List<String> categories,
     List<Column> columns,
     Map<String, String> selectableFields,
-    KindRules rules) {
+    KindRules rules,
+    String storageGroup,
+    boolean standardColumns) {
 
   /**
    * A table column.
@@ -46,11 +52,18 @@ public record ResourceType(
    * @param priority 0 always shown, 1 only with {@code -o wide}
    * @param path dotted JSON path of the value (unused when {@code printer} is set)
    * @param printer computes the value from the object, as upstream's printers; null for a path
+   * @param since whether the value is a timestamp shown as the time since then ("5m"), as AGE
    */
-  public record Column(String name, String type, int priority, String path, Printer printer) {
+  public record Column(
+      String name, String type, int priority, String path, Printer printer, boolean since) {
     /** A column that shows the value at a dotted JSON path. */
     public Column(String name, String type, int priority, String path) {
-      this(name, type, priority, path, null);
+      this(name, type, priority, path, null, false);
+    }
+
+    /** A column computed by a printer. */
+    public Column(String name, String type, int priority, String path, Printer printer) {
+      this(name, type, priority, path, printer, false);
     }
 
     /** Computes a cell; returns null for none. Stateless. */
@@ -69,6 +82,7 @@ public record ResourceType(
     columns = List.copyOf(columns);
     selectableFields = Map.copyOf(selectableFields);
     Objects.requireNonNull(rules, "rules");
+    Objects.requireNonNull(storageGroup, "storageGroup");
   }
 
   /** {@code plural.group}, or just the plural for the core group, as in upstream messages. */
@@ -81,17 +95,27 @@ public record ResourceType(
     return group.isEmpty() ? version : group + "/" + version;
   }
 
-  /** The stored apiVersion. */
+  /** The stored apiVersion (of {@code storageGroup}). */
   public String storageApiVersion() {
-    return apiVersion(storageVersion);
+    return storageGroup.isEmpty() ? storageVersion : storageGroup + "/" + storageVersion;
+  }
+
+  /** Whether the objects are stored in another group's form and storage. */
+  public boolean storedElsewhere() {
+    return !storageGroup.equals(group);
   }
 
   public boolean hasStatus() {
     return subresources.contains("status");
   }
 
-  /** A key identifying the resource independent of version: {@code group/plural}. */
+  /** A key identifying the served resource independent of version: {@code group/plural}. */
   public String key() {
     return group + "/" + plural;
+  }
+
+  /** The key of the storage holding the objects: {@code storageGroup/plural}. */
+  public String storageKey() {
+    return storageGroup + "/" + plural;
   }
 }

@@ -66,7 +66,7 @@ public final class ObjectService {
   }
 
   public ResourceStore store(ResourceType t) {
-    return storage.store(t.key());
+    return storage.store(t.storageKey());
   }
 
   /** The stored object, or a 404. */
@@ -90,9 +90,10 @@ public final class ObjectService {
   PreparedObject prepare(ResourceType t, ObjectNode obj) {
     ObjectNode meta = Json.child(obj, "metadata");
     Map<String, String> fields = new LinkedHashMap<>();
-    for (Map.Entry<String, String> f : t.selectableFields().entrySet()) {
-      String v = Json.text(obj, f.getValue());
-      fields.put(f.getKey(), v == null ? "" : v.intern());
+    // Kept by path, so that every API sharing the storage selects on the same values.
+    for (String path : registry.storageType(t).selectableFields().values()) {
+      String v = Json.text(obj, path);
+      fields.put(path, v == null ? "" : v.intern());
     }
     String ns = t.namespaced() ? Json.text(meta, "namespace") : "";
     return PreparedObject.of(
