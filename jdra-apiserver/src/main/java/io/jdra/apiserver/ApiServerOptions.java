@@ -3,6 +3,7 @@ package io.jdra.apiserver;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.apiserver.admission.Admission;
 import io.jdra.apiserver.auth.UserInfo;
+import io.jdra.apiserver.http.HttpTimeouts;
 import io.jdra.apiserver.rest.Patching;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,6 +28,8 @@ import java.util.Objects;
  * @param featureGates feature gates of the DRA admission (field dropping)
  * @param tokenUsers bearer tokens of users besides the admin (whose token the kubeconfig carries),
  *     as upstream's {@code --token-auth-file}; used when {@code requireToken} is on
+ * @param httpTimeouts how long a connection may stay idle or without a first request, and a request
+ *     body may take to arrive (kube-apiserver's by default)
  */
 public record ApiServerOptions(
     String bindAddress,
@@ -41,7 +44,8 @@ public record ApiServerOptions(
     int watchHistory,
     Clock clock,
     FeatureGates featureGates,
-    Map<String, UserInfo> tokenUsers) {
+    Map<String, UserInfo> tokenUsers,
+    HttpTimeouts httpTimeouts) {
 
   public ApiServerOptions {
     Objects.requireNonNull(bindAddress, "bind address");
@@ -59,6 +63,7 @@ public record ApiServerOptions(
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(featureGates, "feature gates");
     tokenUsers = Map.copyOf(tokenUsers);
+    Objects.requireNonNull(httpTimeouts, "HTTP timeouts");
   }
 
   /** In memory, plain HTTP on a free loopback port, no token: what tests want. */
@@ -76,7 +81,8 @@ public record ApiServerOptions(
         10_000,
         Clock.systemUTC(),
         FeatureGates.defaults(),
-        Map.of());
+        Map.of(),
+        HttpTimeouts.UPSTREAM);
   }
 
   public ApiServerOptions withPort(int p) {
@@ -93,7 +99,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withBindAddress(String a) {
@@ -110,7 +117,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withDataDir(Path d) {
@@ -127,7 +135,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   /** HTTPS plus a required bearer token. */
@@ -145,7 +154,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withKubeconfig(Path k) {
@@ -162,7 +172,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withAdmission(Admission a) {
@@ -179,7 +190,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withPatching(Patching p) {
@@ -196,7 +208,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withBookmarkInterval(Duration d) {
@@ -213,7 +226,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withWatchHistory(int n) {
@@ -230,7 +244,8 @@ public record ApiServerOptions(
         n,
         clock,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withFeatureGates(FeatureGates g) {
@@ -247,7 +262,8 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         g,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   public ApiServerOptions withClock(Clock c) {
@@ -264,7 +280,8 @@ public record ApiServerOptions(
         watchHistory,
         c,
         featureGates,
-        tokenUsers);
+        tokenUsers,
+        httpTimeouts);
   }
 
   /** Adds users by their bearer tokens (see {@code tokenUsers}). */
@@ -282,6 +299,26 @@ public record ApiServerOptions(
         watchHistory,
         clock,
         featureGates,
-        users);
+        users,
+        httpTimeouts);
+  }
+
+  /** Other connection and request-body timeouts than kube-apiserver's (for tests). */
+  public ApiServerOptions withHttpTimeouts(HttpTimeouts t) {
+    return new ApiServerOptions(
+        bindAddress,
+        port,
+        dataDir,
+        tls,
+        requireToken,
+        kubeconfig,
+        admission,
+        patching,
+        bookmarkInterval,
+        watchHistory,
+        clock,
+        featureGates,
+        tokenUsers,
+        t);
   }
 }

@@ -54,6 +54,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private static final List<String> INITIAL_NAMESPACES =
       List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
+  /** kube-apiserver's MaxHeaderBytes (1 MiB), for the request line and headers. */
+  private static final int MAX_HEADER_BYTES = 1 << 20;
+
   private final ApiServerOptions options;
   private final Vertx vertx;
   private final Storage storage;
@@ -131,7 +134,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
               token == null ? null : authenticator(token, o),
               token == null ? Authorizer.ALWAYS_ALLOW : authorizer(storage),
               o.bookmarkInterval(),
-              () -> true);
+              () -> true,
+              o.httpTimeouts());
       Security.Material sec = join(tls);
       phases.end("tls");
       int port = o.port() != 0 ? o.port() : freePort(o.bindAddress());
@@ -284,9 +288,16 @@ public final class EmbeddedApiServer implements AutoCloseable {
                         .setPort(listenPort)
                         .setMaxWebSocketFrameSize(16 * 1024 * 1024)
                         .setMaxWebSocketMessageSize(64 * 1024 * 1024)
+                        // Go's MaxHeaderBytes of kube-apiserver: request line and headers
+                        .setMaxInitialLineLength(MAX_HEADER_BYTES)
+                        .setMaxHeaderSize(MAX_HEADER_BYTES)
                         .setTcpNoDelay(true);
                 if (sec != null) {
                   sec.configure(ho);
+                  // Go's server bounds the handshake by ReadHeaderTimeout; so does the
+                  // first-request timeout of ConnectionTimeouts, which this leaves in charge.
+                  ho.setSslHandshakeTimeout(o.httpTimeouts().readHeader().toMillis())
+                      .setSslHandshakeTimeoutUnit(TimeUnit.MILLISECONDS);
                   if (OpenSSLEngineOptions.isAvailable()) {
                     // BoringSSL: HTTPS at a fraction of the JDK engine's CPU per request.
                     ho.setSslEngineOptions(new OpenSSLEngineOptions());
@@ -296,12 +307,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
                   ho.setUseAlpn(true)
                       .setInitialSettings(
                           new io.vertx.core.http.Http2Settings()
+                              .setMaxHeaderListSize(MAX_HEADER_BYTES)
                               .setInitialWindowSize(1 << 20)
                               .setMaxConcurrentStreams(1000))
                       .setHttp2ConnectionWindowSize(16 << 20);
                 }
-                HttpServer s =
-                    new ConnectionTimeouts(vertx).install(vertx.createHttpServer(ho), handler);
+                HttpServer s = new ConnectionTimeouts(o.httpTimeouts()).create(vertx, ho, handler);
                 s.listen()
                     .onSuccess(x -> {
                       servers.add(s);

@@ -12,11 +12,9 @@ import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.Patching;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.HttpVersion;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -41,11 +39,13 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
   private final TokenAuthenticator authenticator;
   private final Authorizer authorizer;
   private final BooleanSupplier ready;
+  private final BodyReader bodies;
 
   /**
    * @param authenticator the users of bearer tokens, or null to serve every request as the admin
    * @param authorizer decides every resource request of an authenticated user
    * @param ready whether /readyz answers ok
+   * @param timeouts how long a request body may take to arrive
    */
   public ApiHandler(
       ObjectService service,
@@ -54,7 +54,8 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       TokenAuthenticator authenticator,
       Authorizer authorizer,
       Duration bookmarkInterval,
-      BooleanSupplier ready) {
+      BooleanSupplier ready,
+      HttpTimeouts timeouts) {
     this.registry = service.registry();
     this.discovery = new Discovery(registry);
     this.openApi = new OpenApi(registry);
@@ -66,6 +67,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     this.authenticator = authenticator;
     this.authorizer = authorizer;
     this.ready = ready;
+    this.bodies = new BodyReader(vertx, timeouts.requestBody());
   }
 
   @Override
@@ -139,7 +141,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     if (!info.namespace().isEmpty() && !type.namespaced()) {
       throw ApiException.pathNotFound();
     }
-    readBody(
+    bodies.read(
         req,
         body -> {
           Request r = new Request(req, info, type, body, user);
@@ -240,64 +242,5 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       }
     }
     return true;
-  }
-
-  /** The Content-Length a request declares, or -1. */
-  private static long declaredLength(HttpServerRequest req) {
-    String v = req.getHeader("Content-Length");
-    if (v == null) {
-      return -1;
-    }
-    try {
-      return Long.parseLong(v.trim());
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
-
-  /** Reads the whole body (at most {@link #MAX_BODY}), then runs {@code then}. */
-  private static void readBody(HttpServerRequest req, Handler<Buffer> then) {
-    HttpMethod m = req.method();
-    if (m == HttpMethod.GET || m == HttpMethod.HEAD) {
-      then.handle(Buffer.buffer());
-      return;
-    }
-    if (declaredLength(req) > MAX_BODY) {
-      // refused before reading: a client that sent Expect: 100-continue waits for this answer
-      if (req.version() != HttpVersion.HTTP_2) {
-        req.response().putHeader("Connection", "close"); // the unread body cannot follow
-      }
-      Responses.error(req.response(), ApiException.tooLarge(MAX_BODY));
-      return;
-    }
-    if ("100-continue".equalsIgnoreCase(req.getHeader("Expect"))) {
-      req.response().writeContinue();
-    }
-    Buffer body = Buffer.buffer();
-    boolean[] tooLarge = {false};
-    req.handler(chunk -> {
-      if (tooLarge[0]) {
-        return;
-      }
-      if (body.length() + chunk.length() > MAX_BODY) {
-        tooLarge[0] = true;
-        return;
-      }
-      body.appendBuffer(chunk);
-    });
-    req.exceptionHandler(e -> LOG.debug("Request body failed", e));
-    req.endHandler(v -> {
-      if (tooLarge[0]) {
-        Responses.error(req.response(), ApiException.tooLarge(MAX_BODY));
-        return;
-      }
-      try {
-        then.handle(body);
-      } catch (ApiException e) {
-        Responses.error(req.response(), e);
-      } catch (RuntimeException | Error e) {
-        fail(req.response(), e);
-      }
-    });
   }
 }

@@ -1,117 +1,121 @@
 package io.jdra.apiserver.http;
 
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
+import io.vertx.core.net.impl.ConnectionBase;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Closes connections that hold the server without using it, as the timeouts of kube-apiserver's Go
- * HTTP server do: after a response, a connection must deliver its next request's headers within
- * {@link #HEADER} (ReadHeaderTimeout, which also bounds idle HTTP/1 keep-alive), and an HTTP/2
- * connection without open streams is closed after {@link #IDLE_HTTP2}. A request in flight (a long
- * watch, a WebSocket) is never cut. Each connection's state lives on its event loop.
- *
- * <p>Vert.x 4 makes a connection known only with its first request head, so a connection that never
- * completes one is not covered here (TLS ones are bounded by Vert.x's 10 s handshake timeout).
+ * HTTP server do: a new connection must complete its first request head within {@link
+ * HttpTimeouts#readHeader} of being accepted (a TLS handshake or HTTP/2 preface that never ends, or
+ * a slowloris that trickles header bytes, is cut), and a connection without a request in flight is
+ * closed after {@link HttpTimeouts#idle}. A request in flight (a long watch, a WebSocket) is never
+ * cut here. Each connection's state lives on its event loop.
  */
 public final class ConnectionTimeouts {
-  /** kube-apiserver's ReadHeaderTimeout: just below its request timeout's upper bound. */
-  public static final Duration HEADER = Duration.ofSeconds(32);
+  private static final AttributeKey<State> STATE = AttributeKey.valueOf("jdra.connection.timeouts");
 
-  /** kube-apiserver's HTTP/2 IdleTimeout. */
-  public static final Duration IDLE_HTTP2 = Duration.ofSeconds(90);
+  private final HttpTimeouts timeouts;
 
-  private final Vertx vertx;
-  private final Duration header;
-  private final Duration idleHttp2;
-  private final Map<HttpConnection, State> connections = new ConcurrentHashMap<>();
-
+  /** One connection's requests in flight and its pending timeout; used on its event loop only. */
   private static final class State {
     int inFlight;
-    long timer = -1;
-    boolean http2;
+    ScheduledFuture<?> timer;
   }
 
-  public ConnectionTimeouts(Vertx vertx) {
-    this(vertx, HEADER, IDLE_HTTP2);
+  public ConnectionTimeouts(HttpTimeouts timeouts) {
+    this.timeouts = timeouts;
   }
 
-  /** With other limits (for tests). */
-  public ConnectionTimeouts(Vertx vertx, Duration header, Duration idleHttp2) {
-    this.vertx = vertx;
-    this.header = header;
-    this.idleHttp2 = idleHttp2;
-  }
-
-  /** Serves {@code handler} on {@code server} with these timeouts; returns the server. */
-  public HttpServer install(HttpServer server, Handler<HttpServerRequest> handler) {
-    return server
-        .connectionHandler(this::connected)
+  /** An HTTP server serving {@code handler} with these timeouts. */
+  public HttpServer create(
+      Vertx vertx, HttpServerOptions options, Handler<HttpServerRequest> handler) {
+    return new AcceptingHttpServer(vertx, options, this::accepted)
         .requestHandler(req -> {
           requestStarted(req);
           handler.handle(req);
         });
   }
 
-  private void connected(HttpConnection c) {
+  private void accepted(Channel ch) {
     State s = new State();
-    connections.put(c, s);
-    c.closeHandler(v -> {
-      cancel(s);
-      connections.remove(c);
-    });
-    arm(c, s);
+    ch.attr(STATE).set(s);
+    ch.closeFuture().addListener(f -> cancel(s));
+    arm(ch, s, timeouts.readHeader());
   }
 
   private void requestStarted(HttpServerRequest req) {
-    HttpConnection c = req.connection();
-    State s = c == null ? null : connections.get(c);
+    Channel ch = channel(req.connection());
+    State s = ch == null ? null : ch.attr(STATE).get();
     if (s == null) {
       return;
     }
-    s.inFlight++;
-    s.http2 = req.version() == HttpVersion.HTTP_2;
-    cancel(s);
+    onLoop(
+        ch,
+        () -> {
+          s.inFlight++;
+          cancel(s);
+        });
     if (isUpgrade(req)) {
       return; // a WebSocket keeps the connection for its whole life
     }
     boolean[] done = {false};
     Runnable finished =
-        () -> {
-          if (!done[0]) {
-            done[0] = true;
-            if (--s.inFlight == 0) {
-              arm(c, s);
-            }
-          }
-        };
+        () ->
+            onLoop(
+                ch,
+                () -> {
+                  if (!done[0]) {
+                    done[0] = true;
+                    if (--s.inFlight == 0) {
+                      arm(ch, s, timeouts.idle());
+                    }
+                  }
+                });
     req.response().endHandler(v -> finished.run()).closeHandler(v -> finished.run());
   }
 
-  private void arm(HttpConnection c, State s) {
+  private static void arm(Channel ch, State s, Duration limit) {
     cancel(s);
-    Duration limit = s.http2 ? idleHttp2 : header;
     s.timer =
-        vertx.setTimer(
-            Math.max(1, limit.toMillis()),
-            id -> {
-              s.timer = -1;
-              if (s.inFlight == 0) {
-                c.close();
-              }
-            });
+        ch.eventLoop()
+            .schedule(
+                () -> {
+                  s.timer = null;
+                  if (s.inFlight == 0) {
+                    ch.close();
+                  }
+                },
+                Math.max(1, limit.toMillis()),
+                TimeUnit.MILLISECONDS);
   }
 
-  private void cancel(State s) {
-    if (s.timer >= 0) {
-      vertx.cancelTimer(s.timer);
-      s.timer = -1;
+  private static void cancel(State s) {
+    if (s.timer != null) {
+      s.timer.cancel(false);
+      s.timer = null;
+    }
+  }
+
+  /** The TCP connection under a Vert.x HTTP connection (for HTTP/2, the one its streams share). */
+  private static Channel channel(HttpConnection c) {
+    return c instanceof ConnectionBase b ? b.channel() : null;
+  }
+
+  private static void onLoop(Channel ch, Runnable r) {
+    if (ch.eventLoop().inEventLoop()) {
+      r.run();
+    } else {
+      ch.eventLoop().execute(r);
     }
   }
 
