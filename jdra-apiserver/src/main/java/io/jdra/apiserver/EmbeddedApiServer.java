@@ -100,6 +100,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
    * @throws UncheckedIOException when storage, certificates or the port are unusable
    */
   public static EmbeddedApiServer start(ApiServerOptions o) {
+    return start(o, persistence(o));
+  }
+
+  /** Starts a server on the given persistence instead of the options' (tests hold writes). */
+  static EmbeddedApiServer start(ApiServerOptions o, Persistence persistence) {
     StartupPhases phases = new StartupPhases();
     // Most of a start is class loading and first use of CEL, Jackson, Netty and the crypto
     // providers: the independent parts run side by side so a start takes the longest of them.
@@ -107,7 +112,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     CompletableFuture<Admission> admission = supplyAsync(() -> admission(o), starter);
     CompletableFuture<Security.Material> tls =
         supplyAsync(() -> o.tls() ? tlsMaterial(o) : null, starter);
-    Storage storage = new Storage(persistence(o), o.watchHistory());
+    Storage storage = new Storage(persistence, o.watchHistory());
     Vertx vertx = null;
     try {
       storage.recover();

@@ -67,6 +67,7 @@ final class WatchSession implements WatchListener {
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private volatile boolean closed;
+  private volatile boolean held;
   private volatile boolean started;
   private volatile long startVersion;
   private volatile Runnable cancel = () -> {};
@@ -120,6 +121,21 @@ final class WatchSession implements WatchListener {
    */
   void startAfter(long version) {
     startVersion = version;
+  }
+
+  /**
+   * Holds every queued event back until {@link #release}: the initial events show the store's
+   * current state, which may hold writes not yet durable, and a client may see them only once they
+   * are (as a GET or LIST). Call before registering.
+   */
+  void hold() {
+    held = true;
+  }
+
+  /** Sends what {@link #hold} kept back, in order, and everything after it. */
+  void release() {
+    held = false;
+    schedule();
   }
 
   /** Whether the watch is registered with the store. */
@@ -207,6 +223,9 @@ final class WatchSession implements WatchListener {
 
   private void drain() {
     scheduled.set(false);
+    if (held) {
+      return; // release() drains
+    }
     Pending p;
     while (!closed && !sink.full() && (p = queue.poll()) != null) {
       if (p.live) {

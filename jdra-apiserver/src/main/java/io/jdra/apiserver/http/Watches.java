@@ -199,11 +199,32 @@ final class Watches {
           vertx,
           service.storage()::currentVersion,
           from.version(),
-          () -> session.setCancel(store.watchFromNow(session::matches, session, true, bookmarks)),
+          () -> startWithInitialEvents(store, session, bookmarks, fail),
           fail);
     } else {
       register(store, from.version(), session, fail);
     }
+  }
+
+  /**
+   * Registers a watch that first gets the current state, sent only once that state is durable: the
+   * initial events are a read, and what a client has read must survive a crash (later events wait
+   * for durability in the store already).
+   */
+  private void startWithInitialEvents(
+      ResourceStore store, WatchSession session, boolean bookmarks, Consumer<ApiException> fail) {
+    session.hold();
+    session.setCancel(store.watchFromNow(session::matches, session, true, bookmarks));
+    service
+        .storage()
+        .durable()
+        .whenComplete((v, err) -> {
+          if (err == null) {
+            session.release();
+          } else {
+            fail.accept(ApiException.internal(String.valueOf(ResourceHandler.unwrap(err))));
+          }
+        });
   }
 
   /** Starts a watch without initial events, or ends it with an ERROR when it is too old. */
