@@ -22,6 +22,7 @@ import picocli.CommandLine.Spec;
       AllocateCommand.class,
       ApiServerCommand.class,
       ExampleDriverCommand.class,
+      ExampleControllerCommand.class,
       KubeletCommand.class,
       ControllerManagerCommand.class,
       SchedulerCommand.class,

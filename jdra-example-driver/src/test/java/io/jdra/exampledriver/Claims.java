@@ -38,6 +38,14 @@ public final class Claims {
     return this;
   }
 
+  /** Gives the device added last the binding conditions a driver publishes with it. */
+  public Claims bindingConditions(List<String> conditions, List<String> failureConditions) {
+    DeviceRequestAllocationResult r = results.get(results.size() - 1);
+    r.setBindingConditions(conditions);
+    r.setBindingFailureConditions(failureConditions);
+    return this;
+  }
+
   public Claims config(String source, String driver, Map<String, Object> parameters) {
     DeviceAllocationConfiguration c = new DeviceAllocationConfiguration();
     c.setSource(source);
