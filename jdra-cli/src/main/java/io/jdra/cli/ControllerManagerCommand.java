@@ -27,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
     description = {
       "Run the DRA controllers of kube-controller-manager against an API server:",
       "resourceclaim-controller (claims from ResourceClaimTemplates, reservedFor cleanup,",
-      "deallocation, deletion of claims of finished pods).",
+      "deallocation, deletion of claims of finished pods), device-taint-eviction-controller,",
+      "and the workload controllers replicaset-controller and deployment-controller.",
       "Stops cleanly on SIGTERM/SIGINT: queues drained, informers stopped, Lease released."
     })
 final class ControllerManagerCommand implements Callable<Integer> {

@@ -80,6 +80,11 @@ public final class PodUtil {
     return ready != null && ready.plus(Duration.ofSeconds(minReadySeconds)).isBefore(now);
   }
 
+  /** An API time ({@code metav1.Time}): RFC 3339 in whole seconds, as upstream serialises it. */
+  public static String format(Instant t) {
+    return t.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+  }
+
   /** An RFC 3339 time of the API, or null. */
   public static Instant time(String s) {
     return s == null || s.isEmpty() ? null : Instant.parse(s);

@@ -1,5 +1,6 @@
 package io.jdra.controllers.manager;
 
+import io.jdra.controllers.deployment.DeploymentController;
 import io.jdra.controllers.replicaset.ReplicaSetController;
 import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.record.EventRecorderOptions;
@@ -20,7 +21,27 @@ final class WorkloadControllerFactories {
             ReplicaSetController.NAME,
             List.of("replicaset"),
             List.of(),
-            WorkloadControllerFactories::replicaSet));
+            WorkloadControllerFactories::replicaSet),
+        new ControllerDescriptor(
+            DeploymentController.NAME,
+            List.of("deployment"),
+            List.of(),
+            WorkloadControllerFactories::deployment));
+  }
+
+  static Controller deployment(ControllerContext cc) {
+    EventRecorder recorder = recorder(cc, DeploymentController.NAME);
+    DeploymentController c =
+        DeploymentController.create(
+            cc.ctx(), cc.client(), cc.informers(), recorder, cc.queueMetrics());
+    int workers = cc.options().workloadSyncs().deployment();
+    return ctx -> {
+      try {
+        c.run(ctx, workers);
+      } finally {
+        recorder.close();
+      }
+    };
   }
 
   static Controller replicaSet(ControllerContext cc) {

@@ -64,7 +64,7 @@ final class ReplicaSetStatusUpdate {
               .withStatus("True")
               .withReason(reason)
               .withMessage(ApiErrors.message(manageErr))
-              .withLastTransitionTime(now.toString())
+              .withLastTransitionTime(io.jdra.controllers.controllerutil.PodUtil.format(now))
               .build());
     } else if (manageErr == null && hasFailure) {
       conditions.removeIf(c -> REPLICA_FAILURE.equals(c.getType()));
