@@ -97,6 +97,16 @@ final class UpCommand implements Callable<Integer> {
   boolean inMemory;
 
   @Option(
+      names = "--metrics-bind-address",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:0",
+      description =
+          "Where /metrics serves every component's metrics together (kubelet series labelled"
+              + " node=\"node-N\"), with /healthz and /readyz; port 0 picks a free one, printed"
+              + " when ready (default: ${DEFAULT-VALUE}).")
+  String metricsBindAddress;
+
+  @Option(
       names = "--ready-timeout",
       paramLabel = "DURATION",
       defaultValue = "PT2M",
@@ -117,7 +127,8 @@ final class UpCommand implements Callable<Integer> {
               driverFlags(),
               extendedResourceName,
               parent.global.featureGates(),
-              inMemory);
+              inMemory,
+              metricsBindAddress);
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }
@@ -161,6 +172,7 @@ final class UpCommand implements Callable<Integer> {
             + "; API server "
             + cluster.server().url());
     out.println("  export KUBECONFIG=" + kc + "; kubectl get nodes,resourceslices");
+    out.println("  metrics of every component: " + cluster.metricsUrl());
     out.flush();
     stopped.await();
     return 0;

@@ -145,6 +145,35 @@ class BasicDemosE2ETest {
         .isNull();
   }
 
+  /**
+   * One address serves every component's metrics, printed when ready: the kubelet's DRA series
+   * labelled with the node, the scheduler's and the controller-manager's queues.
+   */
+  @Test
+  void oneMetricsAddressForAllComponents() throws Exception {
+    String line =
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .until(
+                () ->
+                    up.output().stream()
+                        .filter(l -> l.contains("metrics of every component: "))
+                        .findFirst()
+                        .orElse(null),
+                l -> l != null);
+    String url = line.substring(line.indexOf("http://")).trim();
+    java.net.http.HttpResponse<String> r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body().lines())
+        .anyMatch(l -> l.startsWith("dra_resource_claims_in_use{") && l.contains("node=\"node-1\""))
+        .contains("workqueue_depth{name=\"resource_claim\"} 0.0")
+        .anyMatch(l -> l.startsWith("scheduler_pending_pods{queue=\"active\"}"));
+  }
+
   static void awaitRunning(KubernetesClient c, String ns, String... pods) {
     await()
         .atMost(Duration.ofSeconds(60))

@@ -26,9 +26,12 @@ final class JdraUpProcess implements AutoCloseable {
   private final Path dataDir;
   private final Path log;
   private final String readyLine;
+  private final List<String> output;
   private KubernetesClient client;
 
-  private JdraUpProcess(Process process, Path dataDir, Path log, String readyLine) {
+  private JdraUpProcess(
+      Process process, Path dataDir, Path log, String readyLine, List<String> output) {
+    this.output = output;
     this.process = process;
     this.dataDir = dataDir;
     this.log = log;
@@ -54,6 +57,7 @@ final class JdraUpProcess implements AutoCloseable {
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
             .start();
     CompletableFuture<String> ready = new CompletableFuture<>();
+    List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
     Thread.ofVirtual()
         .start(() -> {
           try (BufferedReader r =
@@ -61,6 +65,7 @@ final class JdraUpProcess implements AutoCloseable {
                   new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
+              output.add(line);
               if (line.contains("ready") && !ready.isDone()) {
                 ready.complete(line);
               }
@@ -72,7 +77,7 @@ final class JdraUpProcess implements AutoCloseable {
         });
     try {
       String line = ready.get(READY_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      return new JdraUpProcess(p, dataDir, log, line);
+      return new JdraUpProcess(p, dataDir, log, line, output);
     } catch (Exception e) {
       p.destroyForcibly();
       throw new IllegalStateException(
@@ -86,6 +91,13 @@ final class JdraUpProcess implements AutoCloseable {
 
   String readyLine() {
     return readyLine;
+  }
+
+  /** What jdra up printed on stdout so far. */
+  List<String> output() {
+    synchronized (output) {
+      return List.copyOf(output);
+    }
   }
 
   long pid() {

@@ -14,8 +14,12 @@ import io.jdra.kubelet.sim.KubeletServer;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ClientOptions;
 import io.jdra.runtime.client.Clients;
+import io.jdra.runtime.metrics.CombinedMetrics;
+import io.jdra.runtime.metrics.MetricsServer;
 import io.jdra.scheduler.SchedulerOptions;
 import io.jdra.scheduler.SchedulerServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +49,8 @@ public final class LocalCluster implements AutoCloseable {
   private EmbeddedApiServer server;
   private Identities identities;
   private KubernetesClient admin;
+  private final CombinedMetrics metrics = new CombinedMetrics();
+  private MetricsServer metricsServer;
 
   /** Something that was started and must be stopped, named for messages. */
   private record Stoppable(String name, AutoCloseable stop) {}
@@ -79,6 +85,7 @@ public final class LocalCluster implements AutoCloseable {
     started.push(new Stoppable("apiserver", server));
     writeKubeconfigs();
     admin = newClient("admin", -1, 0, kubeconfig());
+    metricsServer = startMetricsServer();
     installDeviceClasses();
     // The components start side by side (each waits for its own informers), as in a real
     // cluster where they are separate processes; what they wait for overlaps.
@@ -138,6 +145,36 @@ public final class LocalCluster implements AutoCloseable {
           + " is in use; stop what listens there or pass --port";
     }
     return "start API server: " + msg;
+  }
+
+  /**
+   * One endpoint for the metrics of every component, each kept in its own registry as if it were
+   * its own process; a kubelet's series carry {@code node}.
+   */
+  private MetricsServer startMetricsServer() {
+    MetricsServer m;
+    try {
+      m = MetricsServer.start(options.metricsBindAddress(), metrics);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "--metrics-bind-address " + options.metricsBindAddress() + ": " + e.getMessage(), e);
+    }
+    started.push(new Stoppable("metrics endpoint", m));
+    return m;
+  }
+
+  /** Where the metrics of every component are served. */
+  public String metricsUrl() {
+    return "http://"
+        + hostOf(options.metricsBindAddress())
+        + ":"
+        + metricsServer.port()
+        + "/metrics";
+  }
+
+  private static String hostOf(String bindAddress) {
+    String host = bindAddress.substring(0, bindAddress.lastIndexOf(':'));
+    return host.isEmpty() || host.equals("0.0.0.0") ? "127.0.0.1" : host;
   }
 
   /** The kubeconfig {@code jdra up} writes for the user (and its own components read). */
@@ -205,6 +242,7 @@ public final class LocalCluster implements AutoCloseable {
             client,
             ControllerManagerOptions.defaults().withFeatureGates(options.featureGates()));
     started.push(new Stoppable("controller-manager", h::stop));
+    metrics.add(h.registry(), Labels.EMPTY);
     return h.synced();
   }
 
@@ -215,11 +253,15 @@ public final class LocalCluster implements AutoCloseable {
             ClientOptions.SCHEDULER_QPS,
             ClientOptions.SCHEDULER_BURST,
             kubeconfigOf(identities.scheduler()));
+    PrometheusRegistry registry = new PrometheusRegistry();
+    metrics.add(registry, Labels.EMPTY);
     SchedulerServer.Handle h =
         SchedulerServer.start(
             ctx.withName("scheduler"),
             client,
-            SchedulerOptions.defaults().withFeatureGates(options.featureGates()));
+            SchedulerOptions.defaults()
+                .withFeatureGates(options.featureGates())
+                .withRegistry(registry));
     started.push(new Stoppable("scheduler", h));
     return h.synced();
   }
@@ -261,7 +303,11 @@ public final class LocalCluster implements AutoCloseable {
     Ctx nodeCtx = ctx.withName("kubelet").withValues("node", node);
     Kubelet.Handle kubelet;
     try {
-      kubelet = Kubelet.start(nodeCtx, KubeletOptions.of(client, node, root, logs));
+      PrometheusRegistry registry = new PrometheusRegistry();
+      metrics.add(registry, Labels.of("node", node));
+      kubelet =
+          Kubelet.start(
+              nodeCtx, KubeletOptions.of(client, node, root, logs).withRegistry(registry));
     } catch (IOException e) {
       throw new UncheckedIOException("start kubelet " + node + ": " + e.getMessage(), e);
     }

@@ -18,6 +18,8 @@ import java.util.Objects;
  * @param extendedResourceName the DeviceClasses' {@code spec.extendedResourceName}, or empty
  * @param featureGates the feature gates of every component
  * @param inMemory keep API objects in memory only (the data dir still holds node state)
+ * @param metricsBindAddress host:port where every component's metrics are served together (port 0
+ *     for a free one)
  */
 public record UpOptions(
     int nodes,
@@ -28,7 +30,8 @@ public record UpOptions(
     List<String> driverFlags,
     String extendedResourceName,
     FeatureGates featureGates,
-    boolean inMemory) {
+    boolean inMemory,
+    String metricsBindAddress) {
   /** The device profiles dra-example-driver has. */
   public static final List<String> KNOWN_PROFILES = List.of("gpu", "net", "cpu");
 
@@ -63,6 +66,13 @@ public record UpOptions(
     }
     driverFlags = List.copyOf(driverFlags);
     extendedResourceName = extendedResourceName == null ? "" : extendedResourceName;
+    Objects.requireNonNull(metricsBindAddress, "metrics bind address");
+    if (!metricsBindAddress.contains(":")) {
+      throw new IllegalArgumentException(
+          "--metrics-bind-address must be host:port (port 0 for a free one), got \""
+              + metricsBindAddress
+              + "\"");
+    }
   }
 
   /** The name of node {@code i} (1-based), as {@code jdra up} names them. */

@@ -55,6 +55,7 @@ class UpOptionsTest {
         List.of(),
         null,
         FeatureGates.defaults(),
-        false);
+        false,
+        "127.0.0.1:0");
   }
 }

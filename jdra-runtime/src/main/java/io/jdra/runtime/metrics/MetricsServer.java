@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,13 +33,14 @@ public final class MetricsServer implements AutoCloseable {
 
   private final HttpServer server;
   private final ExecutorService executor;
-  private final PrometheusRegistry registry;
+  private final Supplier<MetricSnapshots> metrics;
   private final Map<String, Check> readyChecks = new LinkedHashMap<>();
 
-  private MetricsServer(HttpServer server, ExecutorService executor, PrometheusRegistry registry) {
+  private MetricsServer(
+      HttpServer server, ExecutorService executor, Supplier<MetricSnapshots> metrics) {
     this.server = server;
     this.executor = executor;
-    this.registry = registry;
+    this.metrics = metrics;
   }
 
   /**
@@ -47,10 +49,19 @@ public final class MetricsServer implements AutoCloseable {
    */
   public static MetricsServer start(String bindAddress, PrometheusRegistry registry)
       throws IOException {
+    return start(bindAddress, registry::scrape);
+  }
+
+  /**
+   * Starts serving what {@code metrics} scrapes (several components' registries, {@link
+   * CombinedMetrics}) on {@code bindAddress}.
+   */
+  public static MetricsServer start(String bindAddress, Supplier<MetricSnapshots> metrics)
+      throws IOException {
     HttpServer server = HttpServer.create(parse(bindAddress), 0);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     server.setExecutor(executor);
-    MetricsServer m = new MetricsServer(server, executor, registry);
+    MetricsServer m = new MetricsServer(server, executor, metrics);
     server.createContext("/metrics", m::metrics);
     server.createContext("/healthz", ex -> reply(ex, 200, "ok"));
     server.createContext("/livez", ex -> reply(ex, 200, "ok"));
@@ -91,7 +102,7 @@ public final class MetricsServer implements AutoCloseable {
 
   private void metrics(HttpExchange ex) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create().write(out, registry.scrape());
+    PrometheusTextFormatWriter.create().write(out, metrics.get());
     ex.getResponseHeaders().set("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE);
     send(ex, 200, out.toByteArray());
   }
