@@ -86,6 +86,81 @@ class FlaggedDemosE2ETest {
     }
   }
 
+  /**
+   * Both pods share one partition of the single GPU, each claim consuming its 8Gi and 10 compute of
+   * the partition with its own share.
+   */
+  @Test
+  void gpuAllowMultipleAllocationsPartitionable() throws Exception {
+    String ns = "gpu-allow-multiple-allocations-partitionable";
+    try (JdraUpProcess up =
+        JdraUpProcess.start(
+            dir.resolve("multi-partitions"),
+            "--num-devices=1",
+            "--driver-flags=--gpu-allow-multiple-allocations --gpu-partitions=4")) {
+      Path manifest = demos.resolve(ns + "/" + ns + ".yaml");
+      up.kubectl().run("apply", "-f", manifest.toString()).ok();
+      List<DeviceRequestAllocationResult> results =
+          awaitResults(up, ns, List.of("shared-partition-pod0", "shared-partition-pod1"));
+      String device = results.get(0).getDevice();
+      assertThat(device).matches("gpu-0-partition-[0-3]");
+      assertThat(results).extracting(r -> r.getDevice()).containsOnly(device);
+      assertThat(results)
+          .extracting(r -> r.getShareID())
+          .doesNotContainNull()
+          .doesNotHaveDuplicates();
+      for (DeviceRequestAllocationResult r : results) {
+        assertThat(r.getConsumedCapacity().get("memory").toString()).isEqualTo("8Gi");
+        assertThat(r.getConsumedCapacity().get("compute").toString()).isEqualTo("10");
+      }
+      for (String pod : List.of("pod0", "pod1")) {
+        awaitLogLine(up, ns, pod, "=\"" + device + "\"");
+      }
+      deleteAndAwaitGone(up, ns, manifest);
+    }
+  }
+
+  /**
+   * With the net profile and one NIC, both pods get that NIC, each with the bandwidth it asked for,
+   * which the driver hands to the container as bits per second.
+   */
+  @Test
+  void netConsumableCapacity() throws Exception {
+    String ns = "net-consumable-capacity";
+    try (JdraUpProcess up =
+        JdraUpProcess.start(dir.resolve("net"), "--device-profiles=net", "--num-devices=1")) {
+      Path manifest = demos.resolve(ns + "/" + ns + ".yaml");
+      up.kubectl().run("apply", "-f", manifest.toString()).ok();
+      List<ResourceClaim> claims = awaitAllocated(up, ns, 2);
+      List<DeviceRequestAllocationResult> results =
+          claims.stream()
+              .flatMap(c -> c.getStatus().getAllocation().getDevices().getResults().stream())
+              .toList();
+      assertThat(results).extracting(r -> r.getDevice()).containsOnly(results.get(0).getDevice());
+      assertThat(results)
+          .extracting(r -> r.getShareID())
+          .doesNotContainNull()
+          .doesNotHaveDuplicates();
+      awaitLogLine(up, ns, "pod0", "_INGRESS_RATE=\"10000000000\"");
+      awaitLogLine(up, ns, "pod0", "_EGRESS_RATE=\"5000000000\"");
+      awaitLogLine(up, ns, "pod1", "_INGRESS_RATE=\"5000000000\"");
+      awaitLogLine(up, ns, "pod1", "_EGRESS_RATE=\"5000000000\"");
+      deleteAndAwaitGone(up, ns, manifest);
+    }
+  }
+
+  private static List<ResourceClaim> awaitAllocated(JdraUpProcess up, String ns, int n) {
+    return await()
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () ->
+                claims(up, ns).stream()
+                    .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
+                    .toList(),
+            cs -> cs.size() == n);
+  }
+
   private static String gpuNumber(DeviceRequestAllocationResult r) {
     return r.getDevice().substring("gpu-".length());
   }
