@@ -4,6 +4,7 @@ import io.jdra.cli.up.DriverFlags;
 import io.jdra.cli.up.LocalCluster;
 import io.jdra.cli.up.Readiness;
 import io.jdra.cli.up.UpOptions;
+import io.jdra.exampledriver.controller.Plugins;
 import io.jdra.runtime.Ctx;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -92,6 +93,17 @@ final class UpCommand implements Callable<Integer> {
   String extendedResourceName;
 
   @Option(
+      names = "--controller-plugins",
+      paramLabel = "NAME[,NAME]",
+      split = ",",
+      description =
+          "Run dra-example-controller with these plugins for each profile's driver, as the chart's"
+              + " controller.plugins (available: BindingConditions). BindingConditions sets the"
+              + " conditions the drivers publish with --driver-flags \"--binding-conditions\", so"
+              + " pods bind; without it they wait in PreBind until the binding timeout.")
+  List<String> controllerPlugins;
+
+  @Option(
       names = "--in-memory",
       description = "Keep API objects in memory only; nothing survives a restart.")
   boolean inMemory;
@@ -126,17 +138,25 @@ final class UpCommand implements Callable<Integer> {
               numDevices,
               driverFlags(),
               extendedResourceName,
+              controllerPlugins,
               parent.global.featureGates(),
               inMemory,
               metricsBindAddress);
     } catch (IllegalArgumentException e) {
       throw new UserException(e.getMessage());
     }
+    boolean bindingConditions = false;
     try {
       // Bad driver flags are found before anything starts.
       for (String p : o.profiles()) {
-        DriverFlags.forDriver(
-            ExampleDriverCommand::parseFlags, o, p, UpOptions.nodeName(1), o.nodeRoot("node-1"));
+        bindingConditions |=
+            DriverFlags.forDriver(
+                    ExampleDriverCommand::parseFlags,
+                    o,
+                    p,
+                    UpOptions.nodeName(1),
+                    o.nodeRoot("node-1"))
+                .bindingConditions();
       }
     } catch (IllegalArgumentException e) {
       throw new UserException("--driver-flags: " + e.getMessage());
@@ -173,6 +193,12 @@ final class UpCommand implements Callable<Integer> {
             + cluster.server().url());
     out.println("  export KUBECONFIG=" + kc + "; kubectl get nodes,resourceslices");
     out.println("  metrics of every component: " + cluster.metricsUrl());
+    if (bindingConditions && !o.controllerPlugins().contains(Plugins.BINDING_CONDITIONS)) {
+      out.println(
+          "  note: devices have binding conditions but no controller satisfies them; pods using"
+              + " them wait in PreBind until the binding timeout (add --controller-plugins"
+              + " BindingConditions, as the chart's controller.plugins={BindingConditions})");
+    }
     out.flush();
     stopped.await();
     return 0;

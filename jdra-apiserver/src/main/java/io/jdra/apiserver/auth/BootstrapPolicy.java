@@ -139,10 +139,13 @@ public final class BootstrapPolicy {
         rule("create").groups(COORDINATION).resources("leases").build());
   }
 
-  /** The dra-example-driver chart's ClusterRole for its kubelet plugin. */
+  /**
+   * The dra-example-driver chart's ClusterRole, shared by its kubelet plugin and its controller
+   * (list and watch are the controller's informer).
+   */
   static List<PolicyRule> exampleDriver() {
     return List.of(
-        rule("get").groups(RESOURCE).resources("resourceclaims").build(),
+        rule(READ).groups(RESOURCE).resources("resourceclaims").build(),
         rule("update").groups(RESOURCE).resources("resourceclaims/status").build(),
         rule("get").groups(CORE).resources("nodes").build(),
         rule("get", "list", "watch", "create", "update", "patch", "delete")

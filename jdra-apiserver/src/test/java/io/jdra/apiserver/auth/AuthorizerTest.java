@@ -55,6 +55,11 @@ class AuthorizerTest {
           BootstrapPolicy.EXAMPLE_DRIVER_NAMESPACE,
           BootstrapPolicy.EXAMPLE_DRIVER_SERVICE_ACCOUNT,
           "node-1");
+  static final UserInfo EXAMPLE_CONTROLLER =
+      UserInfo.serviceAccount(
+          BootstrapPolicy.EXAMPLE_DRIVER_NAMESPACE,
+          BootstrapPolicy.EXAMPLE_DRIVER_SERVICE_ACCOUNT,
+          null);
   static final UserInfo SCHEDULER = UserInfo.user(BootstrapPolicy.SCHEDULER);
   static final UserInfo KCM = UserInfo.user(BootstrapPolicy.CONTROLLER_MANAGER);
 
@@ -198,6 +203,16 @@ class AuthorizerTest {
             "driver updates claim status",
             req(DRIVER_1, "update", "default", res, "resourceclaims", "status", "c")),
         deny("driver lists pods", req(DRIVER_1, "list", "default", "", "pods"), ""),
+        allow(
+            "example controller watches claims",
+            req(EXAMPLE_CONTROLLER, "watch", "", res, "resourceclaims")),
+        allow(
+            "example controller sets device conditions",
+            req(EXAMPLE_CONTROLLER, "update", "default", res, "resourceclaims", "status", "c")),
+        deny(
+            "example controller updates a claim's spec",
+            req(EXAMPLE_CONTROLLER, "update", "default", res, "resourceclaims", "", "c"),
+            ""),
         deny(
             "driver deletes slices by collection",
             req(DRIVER_1, "deletecollection", "", res, "resourceslices"),

@@ -14,8 +14,10 @@ import java.util.Map;
  * chart: {@code system:kube-controller-manager}, {@code system:kube-scheduler}, per node {@code
  * system:node:NODE} (group {@code system:nodes}) for the kubelet and the chart's service account
  * {@code system:serviceaccount:dra-example-driver:dra-example-driver-service-account}, bound to the
- * node ({@code authentication.kubernetes.io/node-name}), for its drivers. Each has a random token
- * made at start. Immutable.
+ * node ({@code authentication.kubernetes.io/node-name}), for its drivers; the same service account
+ * without a node for dra-example-controller, which the chart runs as a Deployment with that account
+ * (jdra has no pod for it, so no node is bound to its token). Each has a random token made at
+ * start. Immutable.
  */
 final class Identities {
   /** The kinds of component. */
@@ -23,7 +25,8 @@ final class Identities {
     CONTROLLER_MANAGER,
     SCHEDULER,
     KUBELET,
-    DRIVER
+    DRIVER,
+    EXAMPLE_CONTROLLER
   }
 
   /**
@@ -38,16 +41,19 @@ final class Identities {
 
   private final Identity controllerManager;
   private final Identity scheduler;
+  private final Identity exampleController;
   private final Map<String, Identity> kubelets;
   private final Map<String, Identity> drivers;
 
   private Identities(
       Identity controllerManager,
       Identity scheduler,
+      Identity exampleController,
       Map<String, Identity> kubelets,
       Map<String, Identity> drivers) {
     this.controllerManager = controllerManager;
     this.scheduler = scheduler;
+    this.exampleController = exampleController;
     this.kubelets = Map.copyOf(kubelets);
     this.drivers = Map.copyOf(drivers);
   }
@@ -75,6 +81,14 @@ final class Identities {
             token(random)),
         new Identity(
             Component.SCHEDULER, null, UserInfo.user(BootstrapPolicy.SCHEDULER), token(random)),
+        new Identity(
+            Component.EXAMPLE_CONTROLLER,
+            null,
+            UserInfo.serviceAccount(
+                BootstrapPolicy.EXAMPLE_DRIVER_NAMESPACE,
+                BootstrapPolicy.EXAMPLE_DRIVER_SERVICE_ACCOUNT,
+                null),
+            token(random)),
         kubelets,
         drivers);
   }
@@ -93,6 +107,10 @@ final class Identities {
     return scheduler;
   }
 
+  Identity exampleController() {
+    return exampleController;
+  }
+
   Identity kubelet(String node) {
     return kubelets.get(node);
   }
@@ -103,7 +121,7 @@ final class Identities {
 
   /** Every identity, control plane first. */
   List<Identity> all() {
-    List<Identity> all = new ArrayList<>(List.of(controllerManager, scheduler));
+    List<Identity> all = new ArrayList<>(List.of(controllerManager, scheduler, exampleController));
     all.addAll(kubelets.values());
     all.addAll(drivers.values());
     return all;

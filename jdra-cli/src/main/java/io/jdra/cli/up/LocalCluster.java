@@ -8,6 +8,7 @@ import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
 import io.jdra.exampledriver.ExampleDriver;
 import io.jdra.exampledriver.Flags;
+import io.jdra.exampledriver.controller.ExampleController;
 import io.jdra.kubelet.Kubelet;
 import io.jdra.kubelet.KubeletOptions;
 import io.jdra.kubelet.sim.KubeletServer;
@@ -42,6 +43,11 @@ public final class LocalCluster implements AutoCloseable {
   static final String DATA_LAYOUT = "jdra-up/1";
 
   private static final String LAYOUT_FILE = "jdra-up-layout";
+
+  /** controller-runtime's client defaults, which upstream's dra-example-controller keeps. */
+  private static final float EXAMPLE_CONTROLLER_QPS = 20;
+
+  private static final int EXAMPLE_CONTROLLER_BURST = 30;
 
   private final Ctx ctx;
   private final UpOptions options;
@@ -91,9 +97,11 @@ public final class LocalCluster implements AutoCloseable {
     // cluster where they are separate processes; what they wait for overlaps.
     CompletableFuture<Void> controllerManager = startControllerManager();
     CompletableFuture<Void> scheduler = startScheduler();
+    CompletableFuture<Void> exampleControllers = startExampleControllers();
     startNodes();
     awaitSynced("controller-manager", controllerManager);
     awaitSynced("scheduler", scheduler);
+    awaitSynced("dra-example-controller", exampleControllers);
   }
 
   private void prepareDataDir() {
@@ -184,9 +192,10 @@ public final class LocalCluster implements AutoCloseable {
 
   /**
    * Writes each component's kubeconfig with its own token, where kubeadm keeps them: {@code
-   * DIR/controller-manager.conf}, {@code DIR/scheduler.conf}, and per node {@code
-   * DIR/nodes/NODE/kubelet.conf} and {@code DIR/nodes/NODE/dra-example-driver.conf}. Tokens are new
-   * at every start, so a file from a previous run stops working.
+   * DIR/controller-manager.conf}, {@code DIR/scheduler.conf}, {@code
+   * DIR/dra-example-controller.conf}, and per node {@code DIR/nodes/NODE/kubelet.conf} and {@code
+   * DIR/nodes/NODE/dra-example-driver.conf}. Tokens are new at every start, so a file from a
+   * previous run stops working.
    */
   private void writeKubeconfigs() {
     try {
@@ -203,6 +212,7 @@ public final class LocalCluster implements AutoCloseable {
     return switch (id.component()) {
       case CONTROLLER_MANAGER -> options.dataDir().resolve("controller-manager.conf");
       case SCHEDULER -> options.dataDir().resolve("scheduler.conf");
+      case EXAMPLE_CONTROLLER -> options.dataDir().resolve("dra-example-controller.conf");
       case KUBELET -> options.nodeRoot(id.node()).resolve("kubelet.conf");
       case DRIVER -> options.nodeRoot(id.node()).resolve("dra-example-driver.conf");
     };
@@ -264,6 +274,32 @@ public final class LocalCluster implements AutoCloseable {
                 .withRegistry(registry));
     started.push(new Stoppable("scheduler", h));
     return h.synced();
+  }
+
+  /**
+   * With {@code --controller-plugins}, one dra-example-controller per profile's driver, as the
+   * chart's {@code controller.plugins} deploys one per chart install (each install is one driver).
+   * They share one client as the chart's service account.
+   */
+  private CompletableFuture<Void> startExampleControllers() {
+    if (options.controllerPlugins().isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    KubernetesClient client =
+        newClient(
+            "dra-example-controller",
+            EXAMPLE_CONTROLLER_QPS,
+            EXAMPLE_CONTROLLER_BURST,
+            kubeconfigOf(identities.exampleController()));
+    List<CompletableFuture<Void>> synced = new ArrayList<>();
+    for (String profile : options.profiles()) {
+      ExampleController c =
+          ExampleController.start(
+              ctx, client, UpOptions.driverName(profile), options.controllerPlugins());
+      started.push(new Stoppable("dra-example-controller " + profile, c));
+      synced.add(c.synced());
+    }
+    return CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new));
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.jdra.cli.up;
 
 import io.jdra.api.features.FeatureGates;
+import io.jdra.exampledriver.controller.Plugins;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,8 @@ import java.util.Objects;
  * @param driverFlags further upstream dra-example-driver flags, passed to every driver of the
  *     profile they belong to
  * @param extendedResourceName the DeviceClasses' {@code spec.extendedResourceName}, or empty
+ * @param controllerPlugins plugins of dra-example-controller (the chart's {@code
+ *     controller.plugins}); when not empty one controller per profile's driver runs them
  * @param featureGates the feature gates of every component
  * @param inMemory keep API objects in memory only (the data dir still holds node state)
  * @param metricsBindAddress host:port where every component's metrics are served together (port 0
@@ -29,6 +32,7 @@ public record UpOptions(
     int numDevices,
     List<String> driverFlags,
     String extendedResourceName,
+    List<String> controllerPlugins,
     FeatureGates featureGates,
     boolean inMemory,
     String metricsBindAddress) {
@@ -72,6 +76,11 @@ public record UpOptions(
           "--metrics-bind-address must be host:port (port 0 for a free one), got \""
               + metricsBindAddress
               + "\"");
+    }
+    try {
+      controllerPlugins = Plugins.parse(controllerPlugins == null ? List.of() : controllerPlugins);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--controller-plugins: " + e.getMessage(), e);
     }
   }
 

@@ -22,9 +22,12 @@ class IdentitiesTest {
         .isEqualTo("system:serviceaccount:dra-example-driver:dra-example-driver-service-account");
     assertThat(driver.extra()).containsEntry(UserInfo.NODE_NAME_EXTRA, List.of("node-1"));
     assertThat(driver.nodeName()).isEmpty();
+    UserInfo controller = ids.exampleController().user();
+    assertThat(controller.name()).isEqualTo(driver.name());
+    assertThat(controller.extra()).as("no node: the chart runs it as a Deployment").isEmpty();
 
-    assertThat(ids.all()).hasSize(6);
-    assertThat(new HashSet<>(ids.tokenUsers().keySet())).as("distinct tokens").hasSize(6);
+    assertThat(ids.all()).hasSize(7);
+    assertThat(new HashSet<>(ids.tokenUsers().keySet())).as("distinct tokens").hasSize(7);
     assertThat(Identities.forCluster(2).scheduler().token())
         .as("new tokens at every start")
         .isNotEqualTo(ids.scheduler().token());

@@ -7,6 +7,7 @@ import io.jdra.api.features.FeatureGates;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -45,6 +46,32 @@ class UpOptionsTest {
         .hasMessageContaining(c.error());
   }
 
+  @Test
+  void controllerPluginsAreTheChartsControllerPlugins() {
+    assertThat(withPlugins(List.of("BindingConditions")).controllerPlugins())
+        .containsExactly("BindingConditions");
+    assertThat(withPlugins(null).controllerPlugins()).isEmpty();
+    assertThatThrownBy(() -> withPlugins(List.of("Bogus")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--controller-plugins: unknown plugin \"Bogus\" (available: BindingConditions)");
+  }
+
+  private static UpOptions withPlugins(List<String> plugins) {
+    return new UpOptions(
+        1,
+        Path.of("d"),
+        0,
+        List.of("gpu"),
+        8,
+        List.of(),
+        null,
+        plugins,
+        FeatureGates.defaults(),
+        false,
+        "127.0.0.1:0");
+  }
+
   private static UpOptions options(Case c) {
     return new UpOptions(
         c.nodes(),
@@ -54,6 +81,7 @@ class UpOptionsTest {
         c.devices(),
         List.of(),
         null,
+        List.of(),
         FeatureGates.defaults(),
         false,
         "127.0.0.1:0");

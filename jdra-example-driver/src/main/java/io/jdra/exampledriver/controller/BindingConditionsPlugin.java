@@ -1,7 +1,5 @@
 package io.jdra.exampledriver.controller;
 
-import static io.jdra.runtime.logging.Klog.kobj;
-
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus;
@@ -52,7 +50,7 @@ public final class BindingConditionsPlugin implements Plugin {
     for (SetCondition s : change.set()) {
       ctx.logger().info("Set binding condition", "device", s.device(), "condition", s.condition());
     }
-    ctx.logger().info("Updating ResourceClaim status", "claim", kobj(claim));
+    ctx.logger().info("Updating ResourceClaim status", "name", claim.getMetadata().getName());
     // The cached resourceVersion makes this a compare-and-swap: a 409 retries on the newer claim.
     client.resource(change.claim()).updateStatus();
   }
