@@ -197,6 +197,30 @@ class BadInputTest {
                     + "\"reason\":\"FieldValueInvalid\",\"message\":\"Invalid value: -1: must be"
                     + " greater than zero\",\"field\":\"spec.devices.requests[0].exactly.count\"}]},"
                     + "\"code\":422}")),
+        named(
+            "delete options with a grace period out of int64",
+            new Case(
+                "DELETE",
+                CLAIMS + "/x",
+                "application/json",
+                "{\"gracePeriodSeconds\":99999999999999999999}",
+                400,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    + "\"message\":\"json: cannot unmarshal number 99999999999999999999 into Go struct"
+                    + " field DeleteOptions.gracePeriodSeconds of type int64\","
+                    + "\"reason\":\"BadRequest\",\"code\":400}")),
+        named(
+            "delete options with a string grace period",
+            new Case(
+                "DELETE",
+                CLAIMS + "/x",
+                "application/json",
+                "{\"gracePeriodSeconds\":\"5\"}",
+                400,
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                    + "\"message\":\"json: cannot unmarshal string into Go struct"
+                    + " field DeleteOptions.gracePeriodSeconds of type int64\","
+                    + "\"reason\":\"BadRequest\",\"code\":400}")),
         named("unknown subresource", new Case("GET", CLAIMS + "/x/scale", null, null, 404, null)));
   }
 

@@ -5,6 +5,7 @@ import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.FieldSelector;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.meta.LabelSelector;
+import io.jdra.apiserver.patch.TypeCheck;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.rest.DeleteOptions;
 import io.jdra.apiserver.rest.ObjectService;
@@ -303,6 +304,11 @@ final class ResourceHandler {
       ObjectNode b =
           Bodies.parse(
               r.body().getBytes(), r.http().getHeader("Content-Type"), "v1", "DeleteOptions");
+      // as upstream's decoder: a value of the wrong type (or out of int64) is the client's error
+      String typeError = TypeCheck.decodeErrorAs("meta/v1.DeleteOptions", b);
+      if (typeError != null) {
+        throw ApiException.badRequest(typeError);
+      }
       JsonNode gn = b.get("gracePeriodSeconds");
       if (gn != null && gn.isNumber()) {
         grace = gn.asLong();

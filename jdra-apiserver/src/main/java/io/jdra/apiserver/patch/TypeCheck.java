@@ -36,6 +36,17 @@ public final class TypeCheck {
     return struct(root, obj, new ArrayList<>());
   }
 
+  /**
+   * As {@link #decodeError(String, String, JsonNode)} for a type that is not a served kind, named
+   * as in the schema table (e.g. {@code meta/v1.DeleteOptions}); null when it decodes.
+   */
+  public static String decodeErrorAs(String schemaType, JsonNode obj) {
+    if (obj == null || !obj.isObject()) {
+      return null;
+    }
+    return struct(Schema.type(schemaType), obj, new ArrayList<>());
+  }
+
   private static String struct(Type t, JsonNode obj, List<String> path) {
     for (Map.Entry<String, JsonNode> e : obj.properties()) {
       Field f = t.field(e.getKey());
