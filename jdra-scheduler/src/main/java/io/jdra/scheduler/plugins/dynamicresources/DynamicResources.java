@@ -208,7 +208,9 @@ public final class DynamicResources
         continue;
       }
       NodeSelector sel = claim.getStatus().getAllocation().getNodeSelector();
-      if (sel != null && !NodeSelectors.matches(sel, node)) {
+      if (sel != null && !NodeSelectors.matches(sel, node)
+          || manager.features().deviceBindingAndStatus()
+              && BindingConditions.unavailable(claim, ctx.clock().now(), args.bindingTimeout())) {
         s.unavailableClaims.add(i);
         return Status.unresolvable("resourceclaim not available on the node");
       }
@@ -468,6 +470,9 @@ public final class DynamicResources
     for (int i = 0; i < s.claims.size(); i++) {
       PodClaims.Entry e = s.claims.get(i);
       ResourceClaim allocated = s.reserved == null ? null : s.reserved[i];
+      if (allocated != null && manager.features().deviceBindingAndStatus()) {
+        allocated = BindingConditions.withAllocationTimestamp(allocated, ctx.clock().now());
+      }
       try {
         ResourceClaim w = writer.bindClaim(ctx, e.claim(), allocated, pod.pod(), e.podClaim());
         manager.assumeClaimAfterApiCall(w);
