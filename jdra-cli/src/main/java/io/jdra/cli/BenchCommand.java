@@ -1,13 +1,19 @@
 package io.jdra.cli;
 
+import io.jdra.cli.bench.BenchReport;
 import io.jdra.cli.bench.BenchResult;
+import io.jdra.cli.bench.Catalog;
 import io.jdra.cli.bench.SchedulerBench;
 import io.jdra.cli.bench.Workload;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,14 +40,22 @@ final class BenchCommand implements Runnable {
       description = {
         "Run a scheduler_perf DRA workload (test/integration/scheduler_perf/dra) in this process:",
         "embedded API server, ResourceClaim controller and scheduler, unthrottled clients, nodes",
-        "and ResourceSlices created directly (no kubelets), pods from upstream's templates.",
-        "Prints SchedulingThroughput (pods/s sampled each second), create-to-bound latency and",
-        "the scheduler's attempts; exits non-zero if the end state is wrong (a device allocated",
-        "twice, a measured pod not bound, a claim not reserved for its pod)."
+        "and ResourceSlices created directly (no kubelets), objects from upstream's templates.",
+        "Workloads come from upstream's performance-config.yaml (--config, or next to the",
+        "templates directory) or jdra's built-in description of it (--list shows them).",
+        "Prints SchedulingThroughput (pods/s sampled each second), latency percentiles and the",
+        "scheduler's attempts; exits 1 if the end state is wrong (a device allocated twice, a",
+        "pod not bound, a claim not reserved for its pod) or the run timed out."
       })
   static final class Scheduler implements Callable<Integer> {
     static final String TEMPLATES =
         "shared/upstream-dra/examples/kubernetes/test/integration/scheduler_perf/dra/templates";
+
+    /** Output formats of the summary. */
+    enum Format {
+      table,
+      json
+    }
 
     @Spec CommandLine.Model.CommandSpec spec;
 
@@ -50,52 +64,142 @@ final class BenchCommand implements Runnable {
         paramLabel = "NAME",
         defaultValue = "SchedulingWithResourceClaimTemplate/5000pods_500nodes",
         description =
-            "Workload, as upstream names it (default: ${DEFAULT-VALUE}). Known: ${jdra.bench-workloads}.")
+            "Workload as upstream names it, TestCase/workload, or the workload part alone when"
+                + " unambiguous (default: ${DEFAULT-VALUE}).")
     String workload;
+
+    @Option(
+        names = "--config",
+        paramLabel = "FILE",
+        description =
+            "A performance-config.yaml in upstream's format; its template paths are relative to"
+                + " its directory. Without it: upstream's dra/performance-config.yaml next to the"
+                + " templates directory if there, else jdra's built-in description of it.")
+    Path config;
 
     @Option(
         names = "--templates",
         paramLabel = "DIR",
         description =
-            "upstream's scheduler_perf/dra/templates directory (default: ../"
+            "Upstream's scheduler_perf/dra/templates directory (default: ../"
                 + TEMPLATES
-                + " or"
-                + " ../../"
-                + TEMPLATES
-                + " from the working directory).")
+                + " from the working directory or a parent).")
     Path templates;
+
+    @Option(names = "--list", description = "List the known workloads and exit.")
+    boolean list;
 
     @Option(
         names = "--timeout",
         paramLabel = "DURATION",
-        defaultValue = "PT5M",
+        defaultValue = "PT10M",
         description =
-            "Give up on scheduling after this long, ISO-8601 (default: ${DEFAULT-VALUE}).")
+            "Give up waiting for pods after this long, ISO-8601 (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Option(
-        names = "--json",
-        description = "Print scheduler_perf's dataItems JSON instead of the table.")
+        names = {"-o", "--output"},
+        paramLabel = "FORMAT",
+        defaultValue = "table",
+        description = "Summary format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Format output;
+
+    @Option(names = "--json", description = "Same as -o json.")
     boolean json;
+
+    @Option(
+        names = "--json-file",
+        paramLabel = "FILE",
+        description = "Also write scheduler_perf's dataItems JSON to FILE.")
+    Path jsonFile;
+
+    @Option(
+        names = "--report",
+        paramLabel = "DIR",
+        description =
+            "Also write a self-contained HTML report (plots, upstream's numbers) to DIR/index.html.")
+    Path report;
+
+    @Option(
+        names = {"--jfr", "--cpuprofile"},
+        paramLabel = "FILE",
+        description =
+            "Record a Java Flight Recorder profile (settings 'profile') of the whole run to FILE;"
+                + " open it with JDK Mission Control or 'jfr print'.")
+    Path jfr;
 
     @Override
     public Integer call() throws Exception {
+      Catalog catalog = catalog();
+      PrintWriter out = spec.commandLine().getOut();
+      if (list) {
+        out.println("# from " + catalog.source());
+        catalog.names().forEach(out::println);
+        out.flush();
+        return 0;
+      }
       Workload w;
       try {
-        w = Workload.byName(workload);
+        w = catalog.byName(workload);
       } catch (IllegalArgumentException e) {
         throw new UserException("--workload: " + e.getMessage());
       }
-      PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
-      BenchResult r = new SchedulerBench(w, templatesDir(), timeout, err).run();
-      if (json) {
+      err.printf("running %s (from %s)%n", w.name(), catalog.source());
+      err.flush();
+      BenchResult r;
+      try (Recording rec = jfr == null ? null : startRecording()) {
+        r = new SchedulerBench(w, timeout, err).run();
+        if (rec != null) {
+          rec.stop();
+          err.printf("JFR profile written to %s%n", jfr);
+        }
+      } catch (IllegalArgumentException e) {
+        // A template or config that cannot be read: what and where, no stack trace.
+        throw new UserException(e.getMessage(), Errors.EXIT_ERROR, e);
+      }
+      if (json || output == Format.json) {
         out.println(r.json());
         out.flush();
       } else {
         r.printTable(out);
       }
+      if (jsonFile != null) {
+        Files.writeString(jsonFile, r.json() + "\n", StandardCharsets.UTF_8);
+      }
+      if (report != null) {
+        Path file = BenchReport.write(r, report);
+        err.printf("report written to %s%n", file);
+        err.flush();
+      }
       return r.ok() ? 0 : 1;
+    }
+
+    private Recording startRecording() throws IOException {
+      Recording rec;
+      try {
+        rec = new Recording(Configuration.getConfiguration("profile"));
+      } catch (java.text.ParseException e) {
+        throw new IOException("JFR settings 'profile': " + e.getMessage(), e);
+      }
+      rec.setName("jdra bench scheduler");
+      rec.setDestination(jfr);
+      rec.start();
+      return rec;
+    }
+
+    private Catalog catalog() throws IOException {
+      if (config != null) {
+        if (!Files.isRegularFile(config)) {
+          throw new UserException("--config " + config + ": no such file");
+        }
+        try {
+          return Catalog.fromFile(config);
+        } catch (IllegalArgumentException e) {
+          throw new UserException("--config " + e.getMessage());
+        }
+      }
+      return Catalog.builtin(templatesDir());
     }
 
     private Path templatesDir() {
@@ -106,14 +210,7 @@ final class BenchCommand implements Runnable {
         }
         return templates;
       }
-      Path found = find(Path.of("").toAbsolutePath());
-      if (found != null) {
-        return found;
-      }
-      throw new UserException(
-          "upstream's scheduler_perf templates ("
-              + TEMPLATES
-              + ") not in the working directory nor a parent; pass --templates DIR");
+      return find(Path.of("").toAbsolutePath());
     }
 
     /** The templates under {@code dir} or its nearest parent that has them, or null. */

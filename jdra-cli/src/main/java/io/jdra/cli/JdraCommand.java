@@ -55,8 +55,6 @@ final class JdraCommand implements Runnable {
         "jdra.controllers",
         io.jdra.controllers.manager.Controllers.known(
             io.jdra.controllers.manager.Controllers.builtIn()));
-    System.setProperty(
-        "jdra.bench-workloads", String.join(", ", io.jdra.cli.bench.Workload.known().keySet()));
     CommandLine cl = new CommandLine(new JdraCommand());
     cl.setUsageHelpWidth(100);
     cl.setOut(out);

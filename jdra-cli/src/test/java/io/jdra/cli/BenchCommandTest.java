@@ -5,19 +5,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.jdra.cli.CliTest.Result;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code jdra bench scheduler}: a smoke run of the smallest workload checks the end state only
- * (never timed: throughput on a shared machine says nothing), and bad input.
+ * (never timed: throughput on a shared machine says nothing), the outputs, and bad input.
  */
 class BenchCommandTest {
   @Test
   @SuppressWarnings("unchecked")
-  void smallestWorkloadEndsCorrect() {
+  void smallestWorkloadEndsCorrectWithJsonAndReport(@TempDir Path dir) throws Exception {
     Path templates = BenchCommand.Scheduler.find(Path.of("").toAbsolutePath());
     assumeTrue(templates != null, "upstream scheduler_perf templates absent; skipping");
 
@@ -26,22 +28,57 @@ class BenchCommandTest {
             "bench",
             "scheduler",
             "--workload",
-            "fast",
-            "--json",
+            "SchedulingWithResourceClaimTemplate/fast",
             "--templates",
-            templates.toString());
+            templates.toString(),
+            "--json-file",
+            dir.resolve("out.json").toString(),
+            "--report",
+            dir.resolve("report").toString());
 
     assertThat(r.code()).as(r.err()).isZero();
-    Map<String, Object> doc = Serialization.unmarshal(r.out(), Map.class);
+    assertThat(r.out()).contains("correctness: ok (10 pods, 10 claims, 10 devices allocated)");
+    Map<String, Object> doc =
+        Serialization.unmarshal(Files.readString(dir.resolve("out.json")), Map.class);
     Map<String, Object> check = (Map<String, Object>) doc.get("correctness");
     assertThat(check).containsEntry("ok", true).containsEntry("pods", 10);
-    assertThat(check).containsEntry("claims", 10).containsEntry("devicesAllocated", 10);
     List<Map<String, Object>> items = (List<Map<String, Object>>) doc.get("dataItems");
     assertThat(items)
         .extracting(i -> ((Map<String, Object>) i.get("labels")).get("Metric"))
-        .contains("SchedulingThroughput");
-    Map<String, Object> attempts = (Map<String, Object>) items.get(2).get("data");
-    assertThat(attempts).containsEntry("scheduled", 10);
+        .contains("SchedulingThroughput", "scheduler_schedule_attempts_total");
+    assertThat(items.get(0).get("data")).asString().contains("Perc50", "Perc99", "Average");
+    String html = Files.readString(dir.resolve("report/index.html"));
+    assertThat(html).contains("<svg", "SchedulingThroughput over time", "Latency distribution");
+    // Self-contained: nothing loaded from elsewhere (the SVG namespace is a name, not a fetch).
+    assertThat(html).doesNotContain("<script", "<link", "src=", "url(");
+  }
+
+  @Test
+  void configFileWithAMissingTemplateSaysWhich(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("performance-config.yaml");
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "- name: Mine",
+            "  workloadTemplate:",
+            "  - opcode: createAny",
+            "    templatePath: templates/missing.yaml",
+            "  - opcode: createPods",
+            "    count: 1",
+            "    collectMetrics: true",
+            "  workloads:",
+            "  - name: one",
+            "    params: {}"));
+
+    Result list = CliTest.run("bench", "scheduler", "--config", config.toString(), "--list");
+    Result run =
+        CliTest.run("bench", "scheduler", "--config", config.toString(), "--workload", "one");
+
+    assertThat(list.out()).contains("Mine/one");
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("error: " + config + ": template templates/missing.yaml not found under " + dir);
   }
 
   @Test

@@ -6,41 +6,93 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
 
 /**
- * The outcome of one run: throughput, latencies, attempts and the correctness check.
+ * The outcome of one run: throughput, latencies, attempts and the end-state check.
  *
  * @param workload what ran
- * @param throughput SchedulingThroughput samples
- * @param latenciesMillis create-to-bound latency of each measured pod
- * @param attempts scheduler_schedule_attempts_total by result
+ * @param measured what was measured while the measured pods were scheduled
  * @param correctness the end-state check
+ * @param attemptsTotal scheduler_schedule_attempts_total by result over the whole run
+ * @param startedMillis wall-clock start of the run
  */
 public record BenchResult(
     Workload workload,
-    Throughput throughput,
-    double[] latenciesMillis,
-    Map<String, Long> attempts,
-    Correctness correctness) {
-  private static final int[] PERCENTILES = {50, 90, 95, 99};
+    Measurement.Result measured,
+    Correctness correctness,
+    Map<String, Long> attemptsTotal,
+    long startedMillis) {
+  static final int[] PERCENTILES = {50, 90, 95, 99};
 
   public boolean ok() {
     return correctness.ok();
+  }
+
+  /** A row of the summary: a metric with its unit, average and percentiles. */
+  record Row(String metric, String label, String unit, double average, double[] percentiles) {}
+
+  /** The summary rows, in the order of the table and of the JSON dataItems. */
+  List<Row> rows() {
+    List<Row> rows = new ArrayList<>();
+    Throughput t = measured.throughput();
+    rows.add(row("SchedulingThroughput", "", "pods/s", t.average(), t::percentile));
+    double[] lat = measured.latenciesMillis();
+    rows.add(row("pod_create_to_bound_latency", "", "ms", mean(lat), p -> Percentiles.of(lat, p)));
+    measured
+        .attemptDuration()
+        .forEach((result, h) -> {
+          if (h.count() > 0) {
+            rows.add(histogramRow(Measurement.ATTEMPT_DURATION, "result=" + result, h));
+          }
+        });
+    if (measured.sliDuration() != null && measured.sliDuration().count() > 0) {
+      rows.add(histogramRow(Measurement.SLI_DURATION, "", measured.sliDuration()));
+    }
+    return rows;
+  }
+
+  private static Row histogramRow(String metric, String label, Histograms.Series h) {
+    return row(metric, label, "ms", h.average() * 1000, p -> h.quantile(p) * 1000);
+  }
+
+  private static Row row(
+      String metric, String label, String unit, double avg, IntToDoubleFunction perc) {
+    double[] p = new double[PERCENTILES.length];
+    for (int i = 0; i < p.length; i++) {
+      p[i] = perc.applyAsDouble(PERCENTILES[i]);
+    }
+    return new Row(metric, label, unit, avg, p);
   }
 
   /** The human table. */
   public void printTable(PrintWriter out) {
     out.printf("%s%n", workload.name());
     out.printf(
-        "  %-28s %9s %9s %9s %9s %9s%n",
+        "  %-66s %9s %9s %9s %9s %9s%n",
         "metric", "Average", "Perc50", "Perc90", "Perc95", "Perc99");
-    row(out, "SchedulingThroughput pods/s", throughput.average(), throughput::percentile);
-    row(
-        out,
-        "create-to-bound latency ms",
-        mean(latenciesMillis),
-        p -> Percentiles.of(latenciesMillis, p));
-    out.printf("  attempts: %s%n", attempts);
+    for (Row r : rows()) {
+      String name = r.metric() + (r.label().isEmpty() ? "" : "{" + r.label() + "}");
+      out.printf(
+          "  %-66s %9.1f %9.1f %9.1f %9.1f %9.1f%n",
+          name + " " + r.unit(),
+          r.average(),
+          r.percentiles()[0],
+          r.percentiles()[1],
+          r.percentiles()[2],
+          r.percentiles()[3]);
+    }
+    out.printf(
+        "  samples: %d s of throughput; measured pods bound: %d%n",
+        measured.throughput().samples().length, measured.latenciesMillis().length);
+    out.printf(
+        "  scheduling attempts while measuring: %s; whole run: %s%n",
+        measured.attempts(), attemptsTotal);
+    if (workload.threshold() != null) {
+      out.printf(
+          "  upstream's CI threshold for this workload: %.0f pods/s average%n",
+          workload.threshold());
+    }
     out.printf(
         "  correctness: %s (%d pods, %d claims, %d devices allocated)%n",
         correctness.ok() ? "ok" : "FAILED",
@@ -51,19 +103,7 @@ public record BenchResult(
     out.flush();
   }
 
-  private static void row(
-      PrintWriter out, String name, double avg, java.util.function.IntToDoubleFunction perc) {
-    out.printf(
-        "  %-28s %9.1f %9.1f %9.1f %9.1f %9.1f%n",
-        name,
-        avg,
-        perc.applyAsDouble(50),
-        perc.applyAsDouble(90),
-        perc.applyAsDouble(95),
-        perc.applyAsDouble(99));
-  }
-
-  private static double mean(double[] v) {
+  static double mean(double[] v) {
     double s = 0;
     for (double d : v) {
       s += d;
@@ -71,19 +111,31 @@ public record BenchResult(
     return v.length == 0 ? 0 : s / v.length;
   }
 
-  /** scheduler_perf's output shape: {@code {"version":"v1","dataItems":[...]}}. */
+  /**
+   * scheduler_perf's output shape, {@code {"version":"v1","dataItems":[...]}}: one item per metric
+   * with {@code data} (Average, Perc50..Perc99), {@code unit} and {@code labels} (Metric, Name, and
+   * the histogram's label); jdra adds the attempt counts and the end-state check.
+   */
   public String json() {
     List<Map<String, Object>> items = new ArrayList<>();
+    for (Row r : rows()) {
+      Map<String, Object> data = new LinkedHashMap<>();
+      data.put("Average", r.average());
+      for (int i = 0; i < PERCENTILES.length; i++) {
+        data.put("Perc" + PERCENTILES[i], r.percentiles()[i]);
+      }
+      Map<String, Object> labels = labels(r.metric());
+      if (!r.label().isEmpty()) {
+        String[] kv = r.label().split("=", 2);
+        labels.put(kv[0], kv[1]);
+      }
+      items.add(item(data, r.unit(), labels));
+    }
     items.add(
         item(
-            stats(throughput.average(), throughput::percentile), "pods/s", "SchedulingThroughput"));
-    items.add(
-        item(
-            stats(mean(latenciesMillis), p -> Percentiles.of(latenciesMillis, p)),
-            "ms",
-            "jdra_pod_create_to_bound_latency"));
-    Map<String, Object> att = new LinkedHashMap<>(attempts);
-    items.add(item(att, "attempts", "scheduler_schedule_attempts_total"));
+            new LinkedHashMap<>(measured.attempts()),
+            "",
+            labels("scheduler_schedule_attempts_total")));
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("version", "v1");
     doc.put("dataItems", items);
@@ -97,20 +149,15 @@ public record BenchResult(
     return Serialization.asJson(doc);
   }
 
-  private static Map<String, Object> stats(
-      double avg, java.util.function.IntToDoubleFunction perc) {
-    Map<String, Object> d = new LinkedHashMap<>();
-    d.put("Average", avg);
-    for (int p : PERCENTILES) {
-      d.put("Perc" + p, perc.applyAsDouble(p));
-    }
-    return d;
-  }
-
-  private Map<String, Object> item(Map<String, Object> data, String unit, String metric) {
+  private Map<String, Object> labels(String metric) {
     Map<String, Object> labels = new LinkedHashMap<>();
     labels.put("Metric", metric);
     labels.put("Name", workload.name());
+    return labels;
+  }
+
+  private static Map<String, Object> item(
+      Map<String, Object> data, String unit, Map<String, Object> labels) {
     Map<String, Object> item = new LinkedHashMap<>();
     item.put("data", data);
     item.put("unit", unit);

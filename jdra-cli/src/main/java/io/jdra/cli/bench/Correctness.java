@@ -1,12 +1,12 @@
 package io.jdra.cli.bench;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -28,25 +28,33 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
     return problems.isEmpty();
   }
 
-  Correctness withTimeout(int bound, Duration timeout) {
+  Correctness withProblem(String problem) {
     List<String> p = new ArrayList<>(problems);
-    p.add(0, "timed out after " + timeout + " with " + bound + " measured pods bound");
+    p.add(0, problem);
     return new Correctness(pods, claims, devices, p);
   }
 
-  static Correctness check(KubernetesClient c, List<String> namespaces, String driver) {
+  /**
+   * Checks every claim of the cluster for devices allocated twice, and every pod of {@code
+   * namespaces} (those the workload created pods in) for being bound with its claims reserved.
+   */
+  static Correctness check(KubernetesClient c, List<String> namespaces) {
     List<String> problems = new ArrayList<>();
     Map<String, String> deviceOwner = new HashMap<>();
     int pods = 0;
     int claimCount = 0;
+    Map<String, ResourceClaim> claims = new HashMap<>();
+    for (ResourceClaim rc : c.resources(ResourceClaim.class).inAnyNamespace().list().getItems()) {
+      String ns = rc.getMetadata().getNamespace();
+      claims.put(ns + "/" + rc.getMetadata().getName(), rc);
+      claimCount++;
+      devices(rc, ns, deviceOwner, problems);
+    }
     for (String ns : namespaces) {
-      Map<String, ResourceClaim> claims = new HashMap<>();
-      for (ResourceClaim rc : c.resources(ResourceClaim.class).inNamespace(ns).list().getItems()) {
-        claims.put(rc.getMetadata().getName(), rc);
-        claimCount++;
-        devices(rc, ns, deviceOwner, problems);
-      }
       for (Pod p : c.pods().inNamespace(ns).list().getItems()) {
+        if (p.getMetadata().getDeletionTimestamp() != null) {
+          continue; // steady state's deleted batches
+        }
         pods++;
         checkPod(p, ns, claims, problems);
       }
@@ -83,23 +91,40 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
       problems.add("pod " + pod + " is not bound");
       return;
     }
-    List<PodResourceClaimStatus> statuses =
-        p.getStatus() == null ? List.of() : p.getStatus().getResourceClaimStatuses();
-    if (statuses == null || statuses.size() != p.getSpec().getResourceClaims().size()) {
-      problems.add("pod " + pod + ": status.resourceClaimStatuses does not name every claim");
-      return;
-    }
-    for (PodResourceClaimStatus s : statuses) {
-      ResourceClaim rc = claims.get(s.getResourceClaimName());
-      if (rc == null) {
-        problems.add("pod " + pod + ": claim " + s.getResourceClaimName() + " does not exist");
-      } else if (rc.getStatus() == null || rc.getStatus().getAllocation() == null) {
-        problems.add("pod " + pod + ": claim " + s.getResourceClaimName() + " is not allocated");
-      } else if (!reservedFor(rc, p)) {
+    for (PodResourceClaim ref : p.getSpec().getResourceClaims()) {
+      String name = claimName(p, ref);
+      if (name == null) {
         problems.add(
-            "pod " + pod + ": claim " + s.getResourceClaimName() + " is not reserved for the pod");
+            "pod " + pod + ": status.resourceClaimStatuses does not name claim " + ref.getName());
+        continue;
+      }
+      ResourceClaim rc = claims.get(ns + "/" + name);
+      if (rc == null) {
+        problems.add("pod " + pod + ": claim " + name + " does not exist");
+      } else if (rc.getStatus() == null || rc.getStatus().getAllocation() == null) {
+        problems.add("pod " + pod + ": claim " + name + " is not allocated");
+      } else if (!reservedFor(rc, p)) {
+        problems.add("pod " + pod + ": claim " + name + " is not reserved for the pod");
       }
     }
+  }
+
+  // A claim named in the pod spec, or the one the controller generated from the template.
+  private static String claimName(Pod p, PodResourceClaim ref) {
+    if (ref.getResourceClaimName() != null) {
+      return ref.getResourceClaimName();
+    }
+    List<PodResourceClaimStatus> statuses =
+        p.getStatus() == null ? null : p.getStatus().getResourceClaimStatuses();
+    if (statuses == null) {
+      return null;
+    }
+    for (PodResourceClaimStatus s : statuses) {
+      if (ref.getName().equals(s.getName())) {
+        return s.getResourceClaimName();
+      }
+    }
+    return null;
   }
 
   private static boolean reservedFor(ResourceClaim rc, Pod p) {

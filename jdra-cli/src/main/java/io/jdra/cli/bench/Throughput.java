@@ -1,7 +1,6 @@
 package io.jdra.cli.bench;
 
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,11 +11,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * SchedulingThroughput as scheduler_perf's throughput collector reports it: pods scheduled per
  * second, sampled each second from the first second in which a pod got scheduled; the average is
- * the mean of the samples, the percentiles are taken over the sorted samples.
+ * the mean of the samples, the percentiles are taken over the sorted samples. The timeline keeps
+ * every second (also those before the first bind) for the report's plots.
  *
- * @param samples pods/s of each interval
+ * @param samples pods/s of each interval counted by upstream's rules
+ * @param timeline one point a second from the start of the measurement
  */
-public record Throughput(double[] samples) {
+public record Throughput(double[] samples, List<Point> timeline) {
+  /**
+   * One sample of the timeline.
+   *
+   * @param seconds since the measurement started
+   * @param podsPerSecond pods bound in the interval ending here, per second
+   * @param scheduled measured pods bound so far
+   * @param pending measured pods created and not yet bound
+   */
+  public record Point(double seconds, double podsPerSecond, int scheduled, int pending) {}
+
   double average() {
     return samples.length == 0 ? 0 : Arrays.stream(samples).sum() / samples.length;
   }
@@ -29,10 +40,13 @@ public record Throughput(double[] samples) {
   static final class Tracker {
     private final Map<String, Long> created = new ConcurrentHashMap<>();
     private final Map<String, Long> bound = new ConcurrentHashMap<>();
+    private final AtomicInteger createdCount = new AtomicInteger();
     private final AtomicInteger boundCount = new AtomicInteger();
 
     void created(String uid, long nanos) {
-      created.put(uid, nanos);
+      if (created.putIfAbsent(uid, nanos) == null) {
+        createdCount.incrementAndGet();
+      }
     }
 
     void bound(String uid, long nanos) {
@@ -48,16 +62,8 @@ public record Throughput(double[] samples) {
       return boundCount.get();
     }
 
-    synchronized boolean awaitBound(int n, Duration timeout) throws InterruptedException {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (boundCount.get() < n) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        wait(Math.max(1, left / 1_000_000));
-      }
-      return true;
+    int pending() {
+      return Math.max(0, createdCount.get() - boundCount.get());
     }
 
     /** Create-to-bound latency of each pod (create call start to the bind seen by a watch). */
@@ -77,23 +83,24 @@ public record Throughput(double[] samples) {
   static final class Sampler {
     private final Tracker tracker;
     private final PrintWriter progress;
-    private final String label;
     private final List<Double> samples = new ArrayList<>();
+    private final List<Point> timeline = new ArrayList<>();
     private volatile boolean stopped;
     private Thread thread;
+    private long start;
 
-    Sampler(Tracker tracker, PrintWriter progress, String label) {
+    Sampler(Tracker tracker, PrintWriter progress) {
       this.tracker = tracker;
       this.progress = progress;
-      this.label = label;
     }
 
     void start() {
+      start = System.nanoTime();
       thread = Thread.ofPlatform().name("bench-sampler").daemon().start(this::loop);
     }
 
     private void loop() {
-      long last = System.nanoTime();
+      long last = start;
       int lastCount = 0;
       while (!stopped) {
         try {
@@ -103,10 +110,10 @@ public record Throughput(double[] samples) {
         }
         long now = System.nanoTime();
         int count = tracker.boundCount();
-        record(count - lastCount, now - last);
+        double rate = record(count - lastCount, now - last, now, count);
         progress.printf(
-            "%s: %d pods scheduled, %.0f pods/s%n",
-            label, count, (count - lastCount) / ((now - last) / 1e9));
+            "%5.0fs  %6d pods scheduled  %6d pending  %7.1f pods/s%n",
+            (now - start) / 1e9, count, tracker.pending(), rate);
         progress.flush();
         last = now;
         lastCount = count;
@@ -115,15 +122,17 @@ public record Throughput(double[] samples) {
       int count = tracker.boundCount();
       // The last, partial interval counts with its real length, as upstream's collector does.
       if (count > lastCount && now - last > 50_000_000L) {
-        record(count - lastCount, now - last);
+        record(count - lastCount, now - last, now, count);
       }
     }
 
-    private synchronized void record(int pods, long nanos) {
-      if (samples.isEmpty() && pods == 0) {
-        return; // nothing scheduled yet: the measurement starts with the first scheduled pod
+    private synchronized double record(int pods, long nanos, long now, int count) {
+      double rate = pods / (nanos / 1e9);
+      timeline.add(new Point((now - start) / 1e9, rate, count, tracker.pending()));
+      if (!samples.isEmpty() || pods > 0) {
+        samples.add(rate); // the measurement starts with the first scheduled pod
       }
-      samples.add(pods / (nanos / 1e9));
+      return rate;
     }
 
     Throughput stop() throws InterruptedException {
@@ -131,7 +140,8 @@ public record Throughput(double[] samples) {
       thread.interrupt();
       thread.join();
       synchronized (this) {
-        return new Throughput(samples.stream().mapToDouble(Double::doubleValue).toArray());
+        return new Throughput(
+            samples.stream().mapToDouble(Double::doubleValue).toArray(), List.copyOf(timeline));
       }
     }
   }

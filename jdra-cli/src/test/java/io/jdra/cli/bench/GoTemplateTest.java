@@ -43,6 +43,37 @@ class GoTemplateTest {
   @Test
   void unknownActionNamesTheTemplateAndTheAction() {
     assertThatThrownBy(() -> GoTemplate.render("pod.yaml", "a: {{ .Missing }}", Map.of()))
-        .hasMessage("pod.yaml: template action {{.Missing}} is not supported or has no value");
+        .hasMessage("pod.yaml: template action {{.Missing}} has no value");
+  }
+
+  @Test
+  void scheduler_perfFunctionsAndPipelines() {
+    String slice =
+        String.join(
+            "\n",
+            "{{$n := or .numDevices 3}}",
+            "{{- range ($n | Int)}}",
+            "- d{{.}} root {{ModInt . 2}} claim {{DivideInt $.Index 5}}{{end}}");
+    assertThat(GoTemplate.render("s", slice, Map.of("Index", 12)))
+        .isEqualTo("\n- d0 root 0 claim 2\n- d1 root 1 claim 2\n- d2 root 0 claim 2");
+  }
+
+  @Test
+  void ifElseAndTrimMarkers() {
+    String t = "a: {{- if .x }} yes {{- else }} no {{- end }}";
+    assertThat(GoTemplate.render("t", t, Map.of("x", true))).isEqualTo("a: yes");
+    assertThat(GoTemplate.render("t", t, Map.of())).isEqualTo("a: no");
+  }
+
+  @Test
+  void unknownFunctionIsAnError() {
+    assertThatThrownBy(() -> GoTemplate.render("t", "{{ printf \"%d\" 1 }}", Map.of()))
+        .hasMessage("t: template action {{printf \"%d\" 1}}: function printf is not supported");
+  }
+
+  @Test
+  void unclosedRangeIsAnError() {
+    assertThatThrownBy(() -> GoTemplate.render("t", "{{range 3}}x", Map.of()))
+        .hasMessage("t: {{range 3}} without {{end}}");
   }
 }

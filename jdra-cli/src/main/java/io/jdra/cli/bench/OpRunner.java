@@ -1,0 +1,263 @@
+package io.jdra.cli.bench;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.allocator.AllocatorFeatures;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Executes a workload's ops in order against the cluster, as scheduler_perf's runWorkload does:
+ * objects created with 16 workers, namespaces created on first use, createPods waiting until its
+ * pods are scheduled, churn in the background until {@link #close}.
+ */
+final class OpRunner implements AutoCloseable {
+  private final KubernetesClient c;
+  private final Templates templates;
+  private final PodWatch watch;
+  private final Measurement measurement;
+  private final Duration timeout;
+  private final PrintWriter progress;
+  private final AllocatorFeatures features;
+  private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> podsPerNamespace = new LinkedHashMap<>();
+  private final List<Churn> churns = new ArrayList<>();
+  private int plainNodes;
+  private Measurement.Result result;
+
+  OpRunner(
+      KubernetesClient c,
+      Templates templates,
+      PodWatch watch,
+      Measurement measurement,
+      Duration timeout,
+      PrintWriter progress,
+      AllocatorFeatures features) {
+    this.c = c;
+    this.templates = templates;
+    this.watch = watch;
+    this.measurement = measurement;
+    this.timeout = timeout;
+    this.progress = progress;
+    this.features = features;
+  }
+
+  /** Runs the ops; returns the measurement (stopped after the last measured op, or now). */
+  Measurement.Result run(List<Op> ops) throws Exception {
+    for (Op op : ops) {
+      long start = System.nanoTime();
+      execute(op);
+      progress.printf("%s done in %.1fs%n", describe(op), (System.nanoTime() - start) / 1e9);
+      progress.flush();
+    }
+    return stopMeasuring();
+  }
+
+  /** Namespaces that createPods ops used, with the pods created there (steady state: a batch). */
+  Map<String, Integer> podNamespaces() {
+    return podsPerNamespace;
+  }
+
+  private void execute(Op op) throws Exception {
+    switch (op) {
+      case Op.CreateNodes n -> createNodes(n);
+      case Op.CreateResourceDriver d -> createSlices(d);
+      case Op.CreateAny a -> createAny(a);
+      case Op.AllocResourceClaims a -> ClaimAllocation.allocate(c, a.namespace(), features);
+      case Op.CreatePods p -> createPods(p);
+      case Op.Barrier b -> barrier(b.namespaces());
+      case Op.Churn ch -> churns.add(Churn.start(c, templates, ch, this::ensureNamespace));
+      case Op.Sleep s -> Thread.sleep(s.duration().toMillis());
+      case Op.StartCollectingMetrics s -> measurement.collect(s.namespaces());
+      case Op.StopCollectingMetrics s -> stopMeasuring();
+    }
+  }
+
+  private Measurement.Result stopMeasuring() throws InterruptedException {
+    if (result == null) {
+      result = measurement.stop();
+    }
+    return result;
+  }
+
+  private void createNodes(Op.CreateNodes op) throws Exception {
+    Parallel.forEach(
+        op.count(),
+        i -> {
+          Node n =
+              op.nodeTemplatePath() == null
+                  ? Nodes.plain("scheduler-perf-" + (plainNodes + i))
+                  : templates.render(op.nodeTemplatePath(), Map.of("Index", i), Node.class);
+          Nodes.defaultAllocatable(n);
+          c.nodes().resource(n).create();
+        });
+    if (op.nodeTemplatePath() == null) {
+      plainNodes += op.count();
+    }
+  }
+
+  private void createSlices(Op.CreateResourceDriver op) throws Exception {
+    Pattern glob = Pattern.compile(op.nodes().replace(".", "\\.").replace("*", ".*"));
+    List<String> names = new ArrayList<>();
+    for (Node n : c.nodes().list().getItems()) {
+      if (glob.matcher(n.getMetadata().getName()).matches()) {
+        names.add(n.getMetadata().getName());
+      }
+    }
+    Parallel.forEach(
+        names.size(),
+        i ->
+            c.resource(Nodes.driverSlice(op.driverName(), names.get(i), op.maxClaimsPerNode()))
+                .create());
+  }
+
+  private void createAny(Op.CreateAny op) throws Exception {
+    if (op.namespace() != null) {
+      ensureNamespace(op.namespace());
+    }
+    int count = op.count() == null ? 1 : op.count();
+    Parallel.forEach(
+        count,
+        i -> {
+          Map<String, Object> params = new HashMap<>(op.templateParams());
+          if (op.count() != null) {
+            params.put("Index", i);
+          }
+          HasMetadata o = templates.render(op.templatePath(), params, HasMetadata.class);
+          if (op.namespace() != null) {
+            o.getMetadata().setNamespace(op.namespace());
+          }
+          c.resource(o).create();
+        });
+  }
+
+  private void createPods(Op.CreatePods op) throws Exception {
+    ensureNamespace(op.namespace());
+    if (op.collectMetrics()) {
+      measurement.collect(List.of(op.namespace()));
+    }
+    if (op.steadyState()) {
+      podsPerNamespace.merge(op.namespace(), op.count(), Math::max);
+      new SteadyState(c, watch, op, this::createBatch, progress).run();
+    } else {
+      podsPerNamespace.merge(op.namespace(), op.count(), Integer::sum);
+      createBatch(op);
+      if (!op.skipWaitToCompletion()) {
+        awaitScheduled(op.namespace(), podsPerNamespace.get(op.namespace()));
+      }
+    }
+    if (op.collectMetrics()) {
+      stopMeasuring();
+    }
+    if (op.steadyState()) {
+      // The last batch is not measured, but must still get scheduled for the end-state check.
+      awaitScheduled(op.namespace(), watch.counts(op.namespace())[1]);
+    }
+  }
+
+  /** Creates the op's {@code count} pods, .Index 0..count-1, telling the tracker if measured. */
+  void createBatch(Op.CreatePods op) throws Exception {
+    String template = op.podTemplatePath();
+    boolean measured = measurement.measures(op.namespace());
+    Parallel.forEach(
+        op.count(),
+        i -> {
+          Pod p =
+              template == null
+                  ? Nodes.basePod()
+                  : templates.render(template, Map.of("Index", i), Pod.class);
+          p.getMetadata().setNamespace(op.namespace());
+          long start = System.nanoTime();
+          Pod created = c.pods().inNamespace(op.namespace()).resource(p).create();
+          if (measured) {
+            measurement.tracker().created(created.getMetadata().getUid(), start);
+          }
+        });
+  }
+
+  private void barrier(List<String> ns) throws Exception {
+    for (String n : ns.isEmpty() ? List.copyOf(podsPerNamespace.keySet()) : ns) {
+      awaitScheduled(n, watch.counts(n)[1]);
+    }
+  }
+
+  private void awaitScheduled(String ns, int want) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long lastPrint = 0;
+    while (true) {
+      int got = watch.counts(ns)[0];
+      if (got >= want) {
+        return;
+      }
+      long now = System.nanoTime();
+      if (now > deadline) {
+        throw new BenchTimeout(
+            "namespace " + ns + ": " + got + " of " + want + " pods scheduled after " + timeout);
+      }
+      if (now - lastPrint > 5_000_000_000L && !measurement.measures(ns)) {
+        progress.printf("%s: %d/%d pods scheduled%n", ns, got, want);
+        progress.flush();
+        lastPrint = now;
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  void ensureNamespace(String ns) {
+    if (namespaces.add(ns)) {
+      try {
+        c.namespaces()
+            .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+            .create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static String describe(Op op) {
+    return switch (op) {
+      case Op.CreateNodes n -> "createNodes " + n.count();
+      case Op.CreateResourceDriver d -> "createResourceDriver " + d.nodes();
+      case Op.CreateAny a ->
+          "createAny "
+              + a.templatePath()
+              + (a.count() == null ? "" : " x" + a.count())
+              + (a.namespace() == null ? "" : " in " + a.namespace());
+      case Op.AllocResourceClaims a -> "allocResourceClaims in " + a.namespace();
+      case Op.CreatePods p ->
+          "createPods "
+              + p.count()
+              + " in "
+              + p.namespace()
+              + (p.steadyState() ? " (steady state " + p.duration().toSeconds() + "s)" : "");
+      default -> op.getClass().getSimpleName();
+    };
+  }
+
+  @Override
+  public void close() {
+    churns.forEach(Churn::stop);
+  }
+
+  /** The run gave up waiting; the end-state check says what was left undone. */
+  static final class BenchTimeout extends Exception {
+    BenchTimeout(String message) {
+      super(message);
+    }
+  }
+}

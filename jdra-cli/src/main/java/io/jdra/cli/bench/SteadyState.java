@@ -1,0 +1,79 @@
+package io.jdra.cli.bench;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * createPods with {@code steadyState}, as upstream's createPodsSteadily: create a batch of {@code
+ * count} pods; each time {@code count} more have been scheduled, delete every pod of the namespace
+ * (grace period 0, background propagation) and create the next batch; stop after {@code duration}.
+ * The cluster thus stays at the utilisation the earlier ops set up.
+ */
+final class SteadyState {
+  /** Creates one batch of the op's pods. */
+  interface BatchCreator {
+    void create(Op.CreatePods op) throws Exception;
+  }
+
+  private final KubernetesClient c;
+  private final PodWatch watch;
+  private final Op.CreatePods op;
+  private final BatchCreator creator;
+  private final PrintWriter progress;
+
+  SteadyState(
+      KubernetesClient c,
+      PodWatch watch,
+      Op.CreatePods op,
+      BatchCreator creator,
+      PrintWriter progress) {
+    this.c = c;
+    this.watch = watch;
+    this.op = op;
+    this.creator = creator;
+    this.progress = progress;
+  }
+
+  void run() throws Exception {
+    BlockingQueue<Pod> scheduled = new LinkedBlockingQueue<>();
+    Consumer<Pod> listener =
+        p -> {
+          if (op.namespace().equals(p.getMetadata().getNamespace())) {
+            scheduled.add(p);
+          }
+        };
+    watch.addListener(listener);
+    try {
+      creator.create(op);
+      long deadline = System.nanoTime() + op.duration().toNanos();
+      int count = 0;
+      while (true) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || scheduled.poll(left, TimeUnit.NANOSECONDS) == null) {
+          break;
+        }
+        count++;
+        if (count % op.count() == 0 && System.nanoTime() < deadline) {
+          c.pods()
+              .inNamespace(op.namespace())
+              .withGracePeriod(0)
+              .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+              .delete();
+          creator.create(op);
+        }
+      }
+      progress.printf(
+          "steady state in %s: %d pods scheduled in %ds%n",
+          op.namespace(), count, op.duration().toSeconds());
+      progress.flush();
+    } finally {
+      watch.removeListener(listener);
+    }
+  }
+}
