@@ -28,7 +28,7 @@ import picocli.CommandLine.ParentCommand;
       "Run the DRA controllers of kube-controller-manager against an API server:",
       "resourceclaim-controller (claims from ResourceClaimTemplates, reservedFor cleanup,",
       "deallocation, deletion of claims of finished pods), device-taint-eviction-controller,",
-      "and the workload controllers replicaset-controller and deployment-controller.",
+      "and the workload controllers replicaset-controller, deployment-controller, job-controller.",
       "Stops cleanly on SIGTERM/SIGINT: queues drained, informers stopped, Lease released."
     })
 final class ControllerManagerCommand implements Callable<Integer> {

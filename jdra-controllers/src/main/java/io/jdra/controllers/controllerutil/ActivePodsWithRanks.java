@@ -51,9 +51,19 @@ public final class ActivePodsWithRanks {
       String node = p.getSpec().getNodeName();
       ranked.add(new Ranked(p, node == null ? 0 : perNode.getOrDefault(node, 0)));
     }
-    Comparator<Ranked> order = (a, b) -> compare(a.pod(), a.rank(), b.pod(), b.rank(), now);
+    Comparator<Ranked> order = (a, b) -> compare(a.pod(), a.rank(), b.pod(), b.rank(), now, true);
     ranked.sort(order);
     return ranked.stream().map(Ranked::pod).toList();
+  }
+
+  /**
+   * Upstream's {@code ActivePods} order (the Job controller's): as {@link #sortForDeletion} without
+   * deletion cost, ranks and log2 buckets (ready time and age compared exactly, newer first).
+   */
+  public static List<Pod> sortActivePods(List<Pod> pods) {
+    List<Pod> sorted = new ArrayList<>(pods);
+    sorted.sort((a, b) -> compare(a, 0, b, 0, null, false));
+    return sorted;
   }
 
   private static int ordinal(Pod p) {
@@ -65,7 +75,7 @@ public final class ActivePodsWithRanks {
     };
   }
 
-  static int compare(Pod a, int rankA, Pod b, int rankB, Instant now) {
+  static int compare(Pod a, int rankA, Pod b, int rankB, Instant now, boolean withCost) {
     boolean assignedA = !empty(a.getSpec().getNodeName());
     boolean assignedB = !empty(b.getSpec().getNodeName());
     if (assignedA != assignedB) {
@@ -77,7 +87,7 @@ public final class ActivePodsWithRanks {
     if (isPodReady(a) != isPodReady(b)) {
       return isPodReady(a) ? 1 : -1;
     }
-    if (deletionCost(a) != deletionCost(b)) {
+    if (withCost && deletionCost(a) != deletionCost(b)) {
       return Integer.compare(deletionCost(a), deletionCost(b));
     }
     if (rankA != rankB) {
@@ -107,8 +117,11 @@ public final class ActivePodsWithRanks {
     if (ta == null && tb == null || ta != null && ta.equals(tb)) {
       return 0;
     }
-    if (ta == null || tb == null || now == null) {
+    if (ta == null || tb == null) {
       return ta == null ? -1 : 1;
+    }
+    if (now == null) {
+      return tb.compareTo(ta); // newer first, exactly
     }
     long diff = logRank(Duration.between(ta, now)) - logRank(Duration.between(tb, now));
     if (diff == 0) {

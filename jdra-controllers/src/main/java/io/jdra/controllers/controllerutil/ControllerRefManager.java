@@ -29,6 +29,7 @@ public final class ControllerRefManager<T extends HasMetadata> {
   private final Predicate<T> match;
   private final Supplier<HasMetadata> fresh;
   private final Patcher<T> patcher;
+  private final String finalizer;
   private RuntimeException canAdoptError;
   private boolean canAdoptChecked;
 
@@ -40,10 +41,25 @@ public final class ControllerRefManager<T extends HasMetadata> {
    */
   public ControllerRefManager(
       HasMetadata controller, Predicate<T> match, Supplier<HasMetadata> fresh, Patcher<T> patcher) {
+    this(controller, match, fresh, patcher, null);
+  }
+
+  /**
+   * As above; {@code finalizer} (upstream's {@code finalizers} of {@code
+   * NewPodControllerRefManager}, the Job's tracking finalizer) is added on adoption and removed on
+   * release.
+   */
+  public ControllerRefManager(
+      HasMetadata controller,
+      Predicate<T> match,
+      Supplier<HasMetadata> fresh,
+      Patcher<T> patcher,
+      String finalizer) {
     this.controller = controller;
     this.match = match;
     this.fresh = fresh;
     this.patcher = patcher;
+    this.finalizer = finalizer;
   }
 
   /** The claimed objects, and the errors of adoptions and releases that failed. */
@@ -113,7 +129,9 @@ public final class ControllerRefManager<T extends HasMetadata> {
             + refJson(OwnerRefs.newControllerRef(controller))
             + "],\"uid\":\""
             + obj.getMetadata().getUid()
-            + "\"}}";
+            + "\""
+            + (finalizer == null ? "" : ",\"finalizers\":[\"" + finalizer + "\"]")
+            + "}}";
     try {
       return patcher.patch(obj, patch);
     } catch (KubernetesClientException e) {
@@ -130,7 +148,11 @@ public final class ControllerRefManager<T extends HasMetadata> {
             + controller.getMetadata().getUid()
             + "\"}],\"uid\":\""
             + obj.getMetadata().getUid()
-            + "\"}}";
+            + "\""
+            + (finalizer == null
+                ? ""
+                : ",\"$deleteFromPrimitiveList/finalizers\":[\"" + finalizer + "\"]")
+            + "}}";
     try {
       patcher.patch(obj, patch);
     } catch (KubernetesClientException e) {

@@ -1,6 +1,7 @@
 package io.jdra.controllers.manager;
 
 import io.jdra.controllers.deployment.DeploymentController;
+import io.jdra.controllers.job.JobController;
 import io.jdra.controllers.replicaset.ReplicaSetController;
 import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.record.EventRecorderOptions;
@@ -26,7 +27,23 @@ final class WorkloadControllerFactories {
             DeploymentController.NAME,
             List.of("deployment"),
             List.of(),
-            WorkloadControllerFactories::deployment));
+            WorkloadControllerFactories::deployment),
+        new ControllerDescriptor(
+            JobController.NAME, List.of("job"), List.of(), WorkloadControllerFactories::job));
+  }
+
+  static Controller job(ControllerContext cc) {
+    EventRecorder recorder = recorder(cc, JobController.NAME);
+    JobController c =
+        JobController.create(cc.ctx(), cc.client(), cc.informers(), recorder, cc.queueMetrics());
+    int workers = cc.options().workloadSyncs().job();
+    return ctx -> {
+      try {
+        c.run(ctx, workers);
+      } finally {
+        recorder.close();
+      }
+    };
   }
 
   static Controller deployment(ControllerContext cc) {

@@ -73,8 +73,13 @@ final class WorkloadTestSupport {
         .updateStatus();
   }
 
-  /** The kubelet's part: the pod's container exited with {@code exitCode}. */
+  /** The kubelet's part: the pod's container exited with {@code exitCode} just now. */
   static void markFinished(KubernetesClient client, Pod p, int exitCode) {
+    markFinished(client, p, exitCode, Instant.now());
+  }
+
+  /** The kubelet's part: the pod's container exited with {@code exitCode} at {@code at}. */
+  static void markFinished(KubernetesClient client, Pod p, int exitCode, Instant at) {
     client
         .pods()
         .inNamespace(p.getMetadata().getNamespace())
@@ -91,6 +96,7 @@ final class WorkloadTestSupport {
                 .withNewState()
                 .withNewTerminated()
                 .withExitCode(exitCode)
+                .withFinishedAt(at.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString())
                 .withReason(exitCode == 0 ? "Completed" : "Error")
                 .endTerminated()
                 .endState()

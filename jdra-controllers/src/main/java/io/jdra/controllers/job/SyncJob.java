@@ -1,0 +1,756 @@
+package io.jdra.controllers.job;
+
+import static io.jdra.controllers.job.JobUtil.nz;
+
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
+import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.jdra.controllers.controllerutil.ActivePodsWithRanks;
+import io.jdra.controllers.controllerutil.ApiErrors;
+import io.jdra.controllers.controllerutil.ControllerRefManager;
+import io.jdra.controllers.controllerutil.LabelSelectors;
+import io.jdra.controllers.controllerutil.OwnerRefs;
+import io.jdra.controllers.controllerutil.PodControl;
+import io.jdra.controllers.controllerutil.PodUtil;
+import io.jdra.controllers.controllerutil.QueueWorkers;
+import io.jdra.controllers.controllerutil.SlowStart;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.record.EventRecorder;
+import io.jdra.runtime.workqueue.RateLimitingQueue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One sync of one Job (upstream's {@code syncJob}, {@code manageJob} and {@code
+ * trackJobStatusAndRemoveFinalizers}), in upstream's order: an earlier SuccessCriteriaMet or
+ * FailureTarget stands; then failure (pod failure policy, backoff limit, active deadline); then
+ * success by completions. A finished Job first gets the interim condition (FailureTarget or
+ * SuccessCriteriaMet) with its pods' finalizers removed and counted, and its terminal condition
+ * (Failed or Complete) only once no pod is uncounted or terminating. Used by one thread.
+ */
+final class SyncJob {
+  /** Upstream's {@code MaxUncountedPods}: keeps the status small and one sync short. */
+  static final int MAX_UNCOUNTED_PODS = 500;
+
+  /** Upstream's {@code MaxPodCreateDeletePerSync}. */
+  static final int MAX_POD_CREATE_DELETE_PER_SYNC = 500;
+
+  private final JobController.Deps deps;
+  private final RateLimitingQueue<String> queue;
+  private final Ctx ctx;
+  private final String key;
+
+  // The sync's context (upstream's syncJobCtx).
+  private Job job;
+  private List<Pod> pods;
+  private int ready;
+  private int terminating;
+  private int succeeded;
+  private Set<String> uncountedSucceeded;
+  private Set<String> uncountedFailed;
+  private JobCondition finishedCondition;
+  private BackoffStore.Record newBackoffRecord;
+
+  SyncJob(JobController.Deps deps, RateLimitingQueue<String> queue, Ctx ctx, String key) {
+    this.deps = deps;
+    this.queue = queue;
+    this.ctx = ctx;
+    this.key = key;
+  }
+
+  void sync() {
+    String[] nsName = QueueWorkers.splitKey(key);
+    Optional<Job> cached = deps.jobLister().get(nsName[0], nsName[1]);
+    if (cached.isEmpty()) {
+      ctx.logger().v(4).info("Job has been deleted", "key", key);
+      deps.backoff().remove(key);
+      deps.finalizerExpectations().forget(key);
+      releaseFinalizersOfDeletedJob(nsName[0], nsName[1]);
+      return;
+    }
+    job = new JobBuilder(cached.get()).build();
+    if (JobUtil.isFinished(job)) {
+      deps.backoff().remove(key);
+      return;
+    }
+    if (!"NonIndexed".equals(job.getSpec().getCompletionMode())
+        && job.getSpec().getCompletionMode() != null) {
+      deps.recorder()
+          .eventf(
+              job,
+              null,
+              EventRecorder.WARNING,
+              "UnknownCompletionMode",
+              "Sync",
+              "Skipped Job sync because completion mode %s is not supported by jdra",
+              job.getSpec().getCompletionMode());
+      return;
+    }
+    syncActive();
+  }
+
+  private void syncActive() {
+    if (job.getStatus() == null) {
+      job.setStatus(new JobStatus());
+    }
+    JobStatus status = job.getStatus();
+    if (status.getUncountedTerminatedPods() == null) {
+      status.setUncountedTerminatedPods(new UncountedTerminatedPods());
+    }
+    boolean satisfied = deps.expectations().satisfiedExpectations(key);
+    pods = podsForJob();
+    List<Pod> activePods = pods.stream().filter(PodUtil::isPodActive).toList();
+    ready = (int) activePods.stream().filter(PodUtil::isPodReady).count();
+    terminating =
+        (int)
+            pods.stream()
+                .filter(p -> PodUtil.isTerminating(p) && !PodUtil.isPodTerminal(p))
+                .count();
+    uncountedSucceeded =
+        new LinkedHashSet<>(list(status.getUncountedTerminatedPods().getSucceeded()));
+    uncountedFailed = new LinkedHashSet<>(list(status.getUncountedTerminatedPods().getFailed()));
+    List<Pod> newSucceeded =
+        newFinished(uncountedSucceeded, p -> PodUtil.phase(p).equals("Succeeded"));
+    List<Pod> newFailed = newFinished(uncountedFailed, p -> JobUtil.isPodFailed(p, job));
+    succeeded = nz(status.getSucceeded()) + newSucceeded.size() + uncountedSucceeded.size();
+    int failed = nz(status.getFailed()) + nonIgnoredFailed(newFailed) + uncountedFailed.size();
+    Instant now = deps.clock().now();
+    if (status.getStartTime() == null && !suspended()) {
+      status.setStartTime(PodUtil.format(now));
+    }
+    newBackoffRecord = deps.backoff().next(key, newSucceeded, newFailed);
+    decideFailure(failed, now);
+    int active = activePods.size();
+    RuntimeException manageErr = null;
+    boolean suspendChanged = false;
+    if (finishedCondition != null) {
+      int[] deleted = new int[2];
+      manageErr = deleteActivePods(activePods, deleted);
+      if (deleted[0] != active) {
+        finishedCondition = null; // pods may still be running: not finished yet
+      }
+      active -= deleted[0];
+      terminating += deleted[0];
+      ready -= deleted[1];
+    } else {
+      boolean manageCalled = false;
+      if (satisfied && job.getMetadata().getDeletionTimestamp() == null) {
+        int[] result = {active};
+        manageErr = manageJob(activePods, result);
+        active = result[0];
+        manageCalled = true;
+      }
+      Integer completions = job.getSpec().getCompletions();
+      boolean complete =
+          completions == null
+              ? succeeded > 0 && active == 0
+              : succeeded >= completions && active == 0;
+      if (complete) {
+        finishedCondition =
+            JobUtil.newCondition(
+                JobUtil.SUCCESS_CRITERIA_MET,
+                JobUtil.REASON_COMPLETIONS_REACHED,
+                "Reached expected number of succeeded pods",
+                now);
+      } else if (manageCalled) {
+        suspendChanged = syncSuspendedCondition(now);
+      }
+    }
+    boolean needsStatusUpdate =
+        suspendChanged
+            || active != nz(status.getActive())
+            // ready and terminating are pointers upstream: unset differs from 0.
+            || !Integer.valueOf(ready).equals(status.getReady())
+            || !Integer.valueOf(terminating).equals(status.getTerminating());
+    status.setActive(active);
+    status.setReady(ready);
+    status.setTerminating(terminating);
+    trackJobStatusAndRemoveFinalizers(needsStatusUpdate);
+    if (manageErr != null) {
+      throw manageErr;
+    }
+  }
+
+  /** Failure scenarios in upstream's order; sets {@code finishedCondition}. */
+  private void decideFailure(int failed, Instant now) {
+    JobCondition met = JobUtil.condition(job, JobUtil.SUCCESS_CRITERIA_MET);
+    if (JobUtil.isTrue(met)) {
+      finishedCondition = met; // decided in an earlier sync
+      return;
+    }
+    JobCondition target = JobUtil.condition(job, JobUtil.FAILURE_TARGET);
+    if (JobUtil.isTrue(target)) {
+      finishedCondition =
+          JobUtil.newCondition(JobUtil.FAILED, target.getReason(), target.getMessage(), now);
+      return;
+    }
+    String failJob = failJobMessage();
+    if (failJob != null) {
+      finishedCondition =
+          JobUtil.newCondition(
+              JobUtil.FAILURE_TARGET, JobUtil.REASON_POD_FAILURE_POLICY, failJob, now);
+      return;
+    }
+    if (failed > backoffLimit() || pastBackoffLimitOnFailure()) {
+      finishedCondition =
+          JobUtil.newCondition(
+              JobUtil.FAILURE_TARGET,
+              JobUtil.REASON_BACKOFF_LIMIT_EXCEEDED,
+              "Job has reached the specified backoff limit",
+              now);
+    } else if (pastActiveDeadline(now)) {
+      finishedCondition =
+          JobUtil.newCondition(
+              JobUtil.FAILURE_TARGET,
+              JobUtil.REASON_DEADLINE_EXCEEDED,
+              "Job was active longer than specified deadline",
+              now);
+    } else if (job.getSpec().getActiveDeadlineSeconds() != null && !suspended()) {
+      Duration left =
+          Duration.ofSeconds(job.getSpec().getActiveDeadlineSeconds())
+              .minus(Duration.between(PodUtil.time(job.getStatus().getStartTime()), now));
+      queue.addAfter(key, left);
+    }
+  }
+
+  private int backoffLimit() {
+    return job.getSpec().getBackoffLimit() == null ? 6 : job.getSpec().getBackoffLimit();
+  }
+
+  private boolean suspended() {
+    return Boolean.TRUE.equals(job.getSpec().getSuspend());
+  }
+
+  private boolean pastActiveDeadline(Instant now) {
+    Long ads = job.getSpec().getActiveDeadlineSeconds();
+    String start = job.getStatus().getStartTime();
+    if (ads == null || start == null || suspended()) {
+      return false;
+    }
+    return Duration.between(PodUtil.time(start), now).compareTo(Duration.ofSeconds(ads)) >= 0;
+  }
+
+  /** Upstream's {@code pastBackoffLimitOnFailure}: container restarts with OnFailure. */
+  private boolean pastBackoffLimitOnFailure() {
+    if (!"OnFailure".equals(job.getSpec().getTemplate().getSpec().getRestartPolicy())) {
+      return false;
+    }
+    int restarts = 0;
+    for (Pod p : pods) {
+      String phase = PodUtil.phase(p);
+      if ((phase.equals("Running") || phase.equals("Pending")) && p.getStatus() != null) {
+        for (var s : list(p.getStatus().getInitContainerStatuses())) {
+          restarts += nz(s.getRestartCount());
+        }
+        for (var s : list(p.getStatus().getContainerStatuses())) {
+          restarts += nz(s.getRestartCount());
+        }
+      }
+    }
+    return backoffLimit() == 0 ? restarts > 0 : restarts >= backoffLimit();
+  }
+
+  private String failJobMessage() {
+    if (job.getSpec().getPodFailurePolicy() == null) {
+      return null;
+    }
+    for (Pod p : pods) {
+      if (JobUtil.isPodFailed(p, job)) {
+        String m =
+            PodFailurePolicies.match(job.getSpec().getPodFailurePolicy(), p).failJobMessage();
+        if (m != null) {
+          return m;
+        }
+      }
+    }
+    return null;
+  }
+
+  private int nonIgnoredFailed(List<Pod> failedPods) {
+    int n = 0;
+    for (Pod p : failedPods) {
+      if (PodFailurePolicies.match(job.getSpec().getPodFailurePolicy(), p).countFailed()) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Whether the pod still carries the finalizer as far as this controller knows. */
+  private boolean hasFinalizer(Pod p) {
+    return JobUtil.hasTrackingFinalizer(p)
+        && !deps.finalizerExpectations().isPending(key, p.getMetadata().getUid());
+  }
+
+  /** Upstream's {@code getNewFinishedPods}: finished, with finalizer, not yet uncounted. */
+  private List<Pod> newFinished(Set<String> uncounted, java.util.function.Predicate<Pod> filter) {
+    List<Pod> out = new ArrayList<>();
+    for (Pod p : pods) {
+      if (hasFinalizer(p) && !uncounted.contains(p.getMetadata().getUid()) && filter.test(p)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  private boolean syncSuspendedCondition(Instant now) {
+    List<JobCondition> next;
+    if (suspended()) {
+      next =
+          JobUtil.ensureCondition(
+              job.getStatus().getConditions(),
+              JobUtil.SUSPENDED,
+              "True",
+              "JobSuspended",
+              "Job suspended",
+              now);
+      if (next != null) {
+        deps.recorder()
+            .eventf(job, null, EventRecorder.NORMAL, "Suspended", "Sync", "Job suspended");
+      }
+    } else {
+      next =
+          JobUtil.ensureCondition(
+              job.getStatus().getConditions(),
+              JobUtil.SUSPENDED,
+              "False",
+              "JobResumed",
+              "Job resumed",
+              now);
+      if (next != null) {
+        deps.recorder().eventf(job, null, EventRecorder.NORMAL, "Resumed", "Sync", "Job resumed");
+        // activeDeadlineSeconds counts continuous activity: restart the clock on resume.
+        job.getStatus().setStartTime(PodUtil.format(now));
+      }
+    }
+    if (next == null) {
+      return false;
+    }
+    job.getStatus().setConditions(next);
+    return true;
+  }
+
+  // ---- pods ----
+
+  /** Upstream's {@code getPodsForJob}: claimed pods; adoption adds the tracking finalizer. */
+  private List<Pod> podsForJob() {
+    String ns = job.getMetadata().getNamespace();
+    Job owner = job;
+    ControllerRefManager<Pod> m =
+        new ControllerRefManager<>(
+            owner,
+            p -> LabelSelectors.matches(owner.getSpec().getSelector(), p.getMetadata().getLabels()),
+            () ->
+                deps.client()
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(ns)
+                    .withName(owner.getMetadata().getName())
+                    .get(),
+            (p, patch) ->
+                deps.client()
+                    .pods()
+                    .inNamespace(ns)
+                    .withName(p.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch),
+            JobUtil.JOB_TRACKING_FINALIZER);
+    ControllerRefManager.Claimed<Pod> claimed = m.claim(deps.podLister().list(ns));
+    if (claimed.error() != null) {
+      throw claimed.error();
+    }
+    return claimed.objects();
+  }
+
+  /** Upstream's {@code manageJob}; {@code active[0]} is updated. */
+  private RuntimeException manageJob(List<Pod> activePods, int[] active) {
+    int parallelism = job.getSpec().getParallelism() == null ? 1 : job.getSpec().getParallelism();
+    if (suspended()) {
+      return deleteJobPods(activePods, active);
+    }
+    Integer completions = job.getSpec().getCompletions();
+    int wantActive;
+    if (completions == null) {
+      wantActive = succeeded > 0 ? active[0] : parallelism;
+    } else {
+      wantActive = Math.max(0, Math.min(completions - succeeded, parallelism));
+    }
+    int rmAtLeast = Math.max(0, active[0] - wantActive);
+    if (rmAtLeast > 0) {
+      List<Pod> toDelete =
+          ActivePodsWithRanks.sortActivePods(activePods)
+              .subList(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
+      ctx.logger().info("Deleting excess pods for job", "job", key, "deleteCount", toDelete.size());
+      return deleteJobPods(toDelete, active);
+    }
+    int terminatingToWait = JobUtil.onlyReplaceFailedPods(job) ? terminating : 0;
+    int diff = wantActive - terminatingToWait - active[0];
+    if (diff <= 0) {
+      return null;
+    }
+    Duration wait = newBackoffRecord.remaining(deps.clock().now());
+    if (wait.compareTo(Duration.ZERO) > 0) {
+      ctx.logger().info("Delaying pod creation for job due to backoff", "job", key, "delay", wait);
+      queue.addAfter(key, wait);
+      return null;
+    }
+    return createPods(Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC), active);
+  }
+
+  private RuntimeException createPods(int diff, int[] active) {
+    ctx.logger().info("Creating pods for job", "job", key, "createCount", diff);
+    deps.expectations().expectCreations(key, diff);
+    PodTemplateSpec template = job.getSpec().getTemplate();
+    OwnerReference ref = OwnerRefs.newControllerRef(job);
+    SlowStart.Result r =
+        SlowStart.run(
+            diff,
+            i -> {
+              try {
+                deps.podControl()
+                    .createPod(
+                        job.getMetadata().getNamespace(),
+                        template,
+                        job,
+                        ref,
+                        job.getMetadata().getName() + "-",
+                        List.of(JobUtil.JOB_TRACKING_FINALIZER));
+              } catch (RuntimeException e) {
+                if (!ApiErrors.isNamespaceTerminating(e)) {
+                  throw e;
+                }
+              }
+              return null;
+            });
+    for (int i = r.successes(); i < diff; i++) {
+      deps.expectations().creationObserved(key);
+    }
+    active[0] += r.successes();
+    return r.error();
+  }
+
+  /** Upstream's {@code deleteJobPods}: finalizer removed first, then the pod deleted. */
+  private RuntimeException deleteJobPods(List<Pod> toDelete, int[] active) {
+    Set<String> keys = new LinkedHashSet<>();
+    toDelete.forEach(p -> keys.add(PodUtil.key(p)));
+    deps.expectations().expectDeletions(key, keys);
+    RuntimeException first = null;
+    for (Pod p : toDelete) {
+      try {
+        removeFinalizer(p);
+        deps.podControl().deletePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), job);
+        active[0]--;
+        terminating++;
+        if (PodUtil.isPodReady(p)) {
+          ready--;
+        }
+      } catch (PodControl.NotFoundException e) {
+        deps.expectations().deletionObserved(key, PodUtil.key(p));
+        active[0]--;
+      } catch (RuntimeException e) {
+        deps.expectations().deletionObserved(key, PodUtil.key(p));
+        first = first == null ? e : first;
+      }
+    }
+    return first;
+  }
+
+  /**
+   * Upstream's {@code deleteActivePods} for a finished Job: delete, keeping finalizers (the
+   * tracking below removes them once counted). {@code deleted} gets [deleted, deleted ready].
+   */
+  private RuntimeException deleteActivePods(List<Pod> activePods, int[] deleted) {
+    RuntimeException first = null;
+    for (Pod p : activePods) {
+      try {
+        deps.podControl().deletePod(p.getMetadata().getNamespace(), p.getMetadata().getName(), job);
+      } catch (PodControl.NotFoundException e) {
+        // gone already: deleted all the same
+      } catch (RuntimeException e) {
+        first = first == null ? e : first;
+        continue;
+      }
+      deleted[0]++;
+      if (PodUtil.isPodReady(p)) {
+        deleted[1]++;
+      }
+    }
+    return first;
+  }
+
+  private void removeFinalizer(Pod p) {
+    if (!JobUtil.hasTrackingFinalizer(p)) {
+      return;
+    }
+    try {
+      deps.client()
+          .pods()
+          .inNamespace(p.getMetadata().getNamespace())
+          .withName(p.getMetadata().getName())
+          .patch(
+              PatchContext.of(PatchType.STRATEGIC_MERGE),
+              "{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\""
+                  + JobUtil.JOB_TRACKING_FINALIZER
+                  + "\"]}}");
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+    }
+    deps.finalizerExpectations().expectRemoved(key, p.getMetadata().getUid());
+  }
+
+  // ---- counting finished pods ----
+
+  /** Upstream's {@code trackJobStatusAndRemoveFinalizers}. */
+  private void trackJobStatusAndRemoveFinalizers(boolean needsFlush) {
+    Set<String> withFinalizer = new LinkedHashSet<>();
+    for (Pod p : pods) {
+      if (hasFinalizer(p)) {
+        withFinalizer.add(p.getMetadata().getUid());
+      }
+    }
+    JobStatus status = job.getStatus();
+    needsFlush |= cleanUncounted(status, withFinalizer);
+    List<Pod> toRemoveFinalizer = new ArrayList<>();
+    List<String> uncSucceeded =
+        new ArrayList<>(list(status.getUncountedTerminatedPods().getSucceeded()));
+    List<String> uncFailed = new ArrayList<>(list(status.getUncountedTerminatedPods().getFailed()));
+    boolean reachedMax = false;
+    for (Pod p : pods) {
+      if (!hasFinalizer(p)) {
+        continue; // counted in an earlier sync
+      }
+      boolean considerFailed = JobUtil.isPodFailed(p, job);
+      if (!canRemoveFinalizer(p, considerFailed)) {
+        continue;
+      }
+      toRemoveFinalizer.add(p);
+      String uid = p.getMetadata().getUid();
+      if (PodUtil.phase(p).equals("Succeeded") && !uncountedFailed.contains(uid)) {
+        if (!uncountedSucceeded.contains(uid) && !uncSucceeded.contains(uid)) {
+          uncSucceeded.add(uid);
+          needsFlush = true;
+        }
+      } else if (considerFailed || finishedCondition != null && !isSuccess(finishedCondition)) {
+        // A finished (failed) Job counts every pod that did not succeed as failed.
+        if (!uncountedFailed.contains(uid)
+            && !uncFailed.contains(uid)
+            && PodFailurePolicies.match(job.getSpec().getPodFailurePolicy(), p).countFailed()) {
+          uncFailed.add(uid);
+          needsFlush = true;
+        }
+      }
+      if (uncSucceeded.size() + uncFailed.size() >= MAX_UNCOUNTED_PODS) {
+        reachedMax = true;
+        break;
+      }
+    }
+    status.getUncountedTerminatedPods().setSucceeded(uncSucceeded);
+    status.getUncountedTerminatedPods().setFailed(uncFailed);
+    Instant now = deps.clock().now();
+    if (finishedCondition != null && JobUtil.FAILURE_TARGET.equals(finishedCondition.getType())) {
+      addCondition(finishedCondition);
+      needsFlush = true;
+      finishedCondition =
+          JobUtil.newCondition(
+              JobUtil.FAILED, finishedCondition.getReason(), finishedCondition.getMessage(), now);
+    }
+    if (isSuccess(finishedCondition)) {
+      if (!JobUtil.isTrue(JobUtil.condition(job, JobUtil.SUCCESS_CRITERIA_MET))) {
+        addCondition(finishedCondition);
+        needsFlush = true;
+      }
+      finishedCondition =
+          JobUtil.newCondition(
+              JobUtil.COMPLETE, finishedCondition.getReason(), finishedCondition.getMessage(), now);
+    }
+    needsFlush = flushUncountedAndRemoveFinalizers(toRemoveFinalizer, withFinalizer, needsFlush);
+    boolean finished = !reachedMax && enactJobFinished(now);
+    if (finished || needsFlush) {
+      updateStatus();
+      if (finished) {
+        recordJobFinished();
+      }
+    }
+  }
+
+  private static boolean isSuccess(JobCondition c) {
+    return c != null && JobUtil.SUCCESS_CRITERIA_MET.equals(c.getType());
+  }
+
+  private boolean canRemoveFinalizer(Pod p, boolean considerFailed) {
+    return job.getMetadata().getDeletionTimestamp() != null
+        || finishedCondition != null
+        || PodUtil.phase(p).equals("Succeeded")
+        || considerFailed;
+  }
+
+  private void addCondition(JobCondition c) {
+    List<JobCondition> list = new ArrayList<>(list(job.getStatus().getConditions()));
+    list.add(c);
+    job.getStatus().setConditions(list);
+  }
+
+  /**
+   * Upstream's {@code flushUncountedAndRemoveFinalizers}: write the uncounted UIDs first (so a
+   * crash cannot lose a pod whose finalizer is gone), then remove the finalizers, then move the
+   * UIDs of pods without finalizer into the counters. Returns whether a write is still due.
+   */
+  private boolean flushUncountedAndRemoveFinalizers(
+      List<Pod> toRemoveFinalizer, Set<String> withFinalizer, boolean needsFlush) {
+    if (needsFlush) {
+      updateStatus();
+      deps.backoff().update(newBackoffRecord);
+      needsFlush = false;
+    }
+    RuntimeException rmErr = null;
+    for (Pod p : toRemoveFinalizer) {
+      try {
+        removeFinalizer(p);
+        withFinalizer.remove(p.getMetadata().getUid());
+      } catch (RuntimeException e) {
+        rmErr = rmErr == null ? e : rmErr;
+      }
+    }
+    if (cleanUncounted(job.getStatus(), withFinalizer)) {
+      needsFlush = true;
+    }
+    if (rmErr != null) {
+      if (needsFlush) {
+        updateStatus();
+      }
+      throw rmErr;
+    }
+    return needsFlush;
+  }
+
+  /** Moves uncounted UIDs whose pods lost the finalizer into the counters; true if any moved. */
+  private static boolean cleanUncounted(JobStatus status, Set<String> withFinalizer) {
+    UncountedTerminatedPods u = status.getUncountedTerminatedPods();
+    boolean updated = false;
+    List<String> s = list(u.getSucceeded()).stream().filter(withFinalizer::contains).toList();
+    if (s.size() != list(u.getSucceeded()).size()) {
+      status.setSucceeded(nz(status.getSucceeded()) + list(u.getSucceeded()).size() - s.size());
+      u.setSucceeded(new ArrayList<>(s));
+      updated = true;
+    }
+    List<String> f = list(u.getFailed()).stream().filter(withFinalizer::contains).toList();
+    if (f.size() != list(u.getFailed()).size()) {
+      status.setFailed(nz(status.getFailed()) + list(u.getFailed()).size() - f.size());
+      u.setFailed(new ArrayList<>(f));
+      updated = true;
+    }
+    return updated;
+  }
+
+  /** Upstream's {@code enactJobFinished}: the terminal condition once nothing is pending. */
+  private boolean enactJobFinished(Instant now) {
+    if (finishedCondition == null) {
+      return false;
+    }
+    UncountedTerminatedPods u = job.getStatus().getUncountedTerminatedPods();
+    if (!list(u.getSucceeded()).isEmpty() || !list(u.getFailed()).isEmpty() || terminating > 0) {
+      return false;
+    }
+    List<JobCondition> next =
+        JobUtil.ensureCondition(
+            job.getStatus().getConditions(),
+            finishedCondition.getType(),
+            "True",
+            finishedCondition.getReason(),
+            finishedCondition.getMessage(),
+            now);
+    if (next != null) {
+      job.getStatus().setConditions(next);
+    }
+    if (JobUtil.COMPLETE.equals(finishedCondition.getType())) {
+      job.getStatus().setCompletionTime(PodUtil.format(now));
+    }
+    return true;
+  }
+
+  private void recordJobFinished() {
+    if (JobUtil.COMPLETE.equals(finishedCondition.getType())) {
+      Integer completions = job.getSpec().getCompletions();
+      if (completions != null && nz(job.getStatus().getSucceeded()) > completions) {
+        deps.recorder()
+            .eventf(
+                job,
+                null,
+                EventRecorder.WARNING,
+                "TooManySucceededPods",
+                "Sync",
+                "Too many succeeded pods running after completion count reached");
+      }
+      deps.recorder().eventf(job, null, EventRecorder.NORMAL, "Completed", "Sync", "Job completed");
+      ctx.logger().info("Job completed", "job", key, "succeeded", job.getStatus().getSucceeded());
+    } else {
+      deps.recorder()
+          .eventf(
+              job,
+              null,
+              EventRecorder.WARNING,
+              finishedCondition.getReason(),
+              "Sync",
+              "%s",
+              finishedCondition.getMessage());
+      ctx.logger().info("Job failed", "job", key, "reason", finishedCondition.getReason());
+    }
+  }
+
+  private void updateStatus() {
+    // active, succeeded and failed are omitempty int32 upstream: zero is not written.
+    JobStatus st = job.getStatus();
+    st.setActive(zeroToNull(st.getActive()));
+    st.setSucceeded(zeroToNull(st.getSucceeded()));
+    st.setFailed(zeroToNull(st.getFailed()));
+    job =
+        deps.client()
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(job.getMetadata().getNamespace())
+            .resource(job)
+            .updateStatus();
+    if (job.getStatus().getUncountedTerminatedPods() == null) {
+      job.getStatus().setUncountedTerminatedPods(new UncountedTerminatedPods());
+    }
+  }
+
+  /**
+   * The Job is gone (deleted with its pods orphaned, batch/v1's default): its pods must not keep
+   * the tracking finalizer forever (upstream's orphan pod queue does this).
+   */
+  private void releaseFinalizersOfDeletedJob(String ns, String name) {
+    for (Pod p : deps.podLister().list(ns)) {
+      OwnerReference ref = OwnerRefs.controllerOf(p);
+      if (ref != null
+          && "Job".equals(ref.getKind())
+          && name.equals(ref.getName())
+          && JobUtil.hasTrackingFinalizer(p)) {
+        removeFinalizer(p);
+      }
+    }
+  }
+
+  private static Integer zeroToNull(Integer i) {
+    return i == null || i == 0 ? null : i;
+  }
+
+  private static <T> List<T> list(List<T> l) {
+    return l == null ? List.of() : l;
+  }
+}

@@ -1,0 +1,173 @@
+package io.jdra.controllers.manager;
+
+import static io.jdra.controllers.manager.WorkloadTestSupport.livePods;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.testing.apiserver.WithApiServer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Job controller in the manager against the embedded API server, the kubelet's part (pods
+ * finishing) played by the test: completions 3 with parallelism 2 never runs more than 2 pods and
+ * completes (SuccessCriteriaMet, then Complete); a Job whose pods keep failing fails with
+ * BackoffLimitExceeded once backoffLimit is exceeded; counted pods lose the tracking finalizer.
+ */
+@WithApiServer
+class JobControllerIntegrationTest {
+  static final Duration WAIT = Duration.ofSeconds(60);
+
+  static Job job(String name, int completions, int parallelism, int backoffLimit) {
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .endMetadata()
+        .withNewSpec()
+        .withCompletions(completions)
+        .withParallelism(parallelism)
+        .withBackoffLimit(backoffLimit)
+        .withNewTemplate()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("c")
+        .withImage("busybox")
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  @Test
+  void completesWithCompletionsAndParallelism(KubernetesClient client) throws Exception {
+    String ns = "job-complete";
+    WorkloadTestSupport.namespace(client, ns);
+    ControllerManager.Handle mgr = WorkloadTestSupport.start(client, "job");
+    try {
+      client.batch().v1().jobs().inNamespace(ns).resource(job("pi", 3, 2, 6)).create();
+      AtomicInteger maxRunning = new AtomicInteger();
+      await()
+          .atMost(WAIT)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            List<Pod> running = livePods(client, ns).stream().filter(p -> !isFinished(p)).toList();
+            maxRunning.accumulateAndGet(running.size(), Math::max);
+            long done = livePods(client, ns).stream().filter(p -> isFinished(p)).count();
+            // Finish pods only once the controller ran as many as it may, to see parallelism.
+            if (running.size() >= Math.min(2, 3 - done)) {
+              running.forEach(p -> WorkloadTestSupport.markFinished(client, p, 0));
+            }
+            return isTrue(get(client, ns, "pi"), "Complete");
+          });
+      assertThat(maxRunning.get()).isEqualTo(2);
+      Job done = get(client, ns, "pi");
+      assertThat(done.getStatus().getSucceeded()).isEqualTo(3);
+      assertThat(done.getStatus().getFailed()).isIn(null, 0);
+      assertThat(done.getStatus().getActive()).isIn(null, 0);
+      assertThat(done.getStatus().getCompletionTime()).isNotNull();
+      assertThat(done.getStatus().getStartTime()).isNotNull();
+      assertThat(done.getStatus().getConditions())
+          .extracting(JobCondition::getType)
+          .containsExactly("SuccessCriteriaMet", "Complete");
+      assertThat(condition(done, "Complete").getReason()).isEqualTo("CompletionsReached");
+      List<Pod> pods = client.pods().inNamespace(ns).list().getItems();
+      assertThat(pods).hasSize(3);
+      assertThat(pods)
+          .allSatisfy(p -> {
+            assertThat(p.getMetadata().getFinalizers())
+                .doesNotContain("batch.kubernetes.io/job-tracking");
+            assertThat(p.getMetadata().getLabels())
+                .containsEntry("batch.kubernetes.io/job-name", "pi")
+                .containsEntry("batch.kubernetes.io/controller-uid", done.getMetadata().getUid());
+            assertThat(p.getMetadata().getName()).startsWith("pi-");
+          });
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () -> assertThat(reasons(client, ns)).contains("SuccessfulCreate", "Completed"));
+    } finally {
+      mgr.stop();
+    }
+  }
+
+  @Test
+  void failsWhenBackoffLimitIsExceeded(KubernetesClient client) throws Exception {
+    String ns = "job-backoff";
+    WorkloadTestSupport.namespace(client, ns);
+    ControllerManager.Handle mgr = WorkloadTestSupport.start(client, "job");
+    try {
+      client.batch().v1().jobs().inNamespace(ns).resource(job("flaky", 1, 1, 1)).create();
+      await()
+          .atMost(WAIT)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            // Failed a minute ago, so the controller's replacement backoff (10 s) has passed.
+            livePods(client, ns).stream()
+                .filter(p -> !isFinished(p))
+                .forEach(p ->
+                    WorkloadTestSupport.markFinished(client, p, 1, Instant.now().minusSeconds(60)));
+            return isTrue(get(client, ns, "flaky"), "Failed");
+          });
+      Job failed = get(client, ns, "flaky");
+      assertThat(failed.getStatus().getFailed()).isEqualTo(2);
+      assertThat(failed.getStatus().getConditions())
+          .extracting(JobCondition::getType)
+          .containsExactly("FailureTarget", "Failed");
+      assertThat(condition(failed, "Failed").getReason()).isEqualTo("BackoffLimitExceeded");
+      assertThat(condition(failed, "Failed").getMessage())
+          .isEqualTo("Job has reached the specified backoff limit");
+      assertThat(client.pods().inNamespace(ns).list().getItems())
+          .hasSize(2)
+          .allSatisfy(p ->
+              assertThat(p.getMetadata().getFinalizers())
+                  .doesNotContain("batch.kubernetes.io/job-tracking"));
+      await()
+          .atMost(WAIT)
+          .untilAsserted(() -> assertThat(reasons(client, ns)).contains("BackoffLimitExceeded"));
+    } finally {
+      mgr.stop();
+    }
+  }
+
+  static boolean isFinished(Pod p) {
+    String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  static Job get(KubernetesClient client, String ns, String name) {
+    return client.batch().v1().jobs().inNamespace(ns).withName(name).get();
+  }
+
+  static JobCondition condition(Job job, String type) {
+    if (job.getStatus() == null || job.getStatus().getConditions() == null) {
+      return null;
+    }
+    return job.getStatus().getConditions().stream()
+        .filter(c -> c.getType().equals(type))
+        .findFirst()
+        .orElse(null);
+  }
+
+  static boolean isTrue(Job job, String type) {
+    JobCondition c = condition(job, type);
+    return c != null && "True".equals(c.getStatus());
+  }
+
+  static List<String> reasons(KubernetesClient client, String ns) {
+    return client.resources(Event.class).inNamespace(ns).list().getItems().stream()
+        .map(Event::getReason)
+        .distinct()
+        .toList();
+  }
+}
