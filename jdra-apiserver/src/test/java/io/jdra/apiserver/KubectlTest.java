@@ -561,6 +561,23 @@ class KubectlTest {
   }
 
   @Test
+  void annotateWithAStaleResourceVersionConflicts() throws Exception {
+    assertThat(kubectl("create", "configmap", "stale-rv", "--from-literal=a=b").exit()).isZero();
+
+    Result stale = kubectl("annotate", "configmap", "stale-rv", "note=x", "--resource-version=1");
+
+    assertThat(stale.exit()).as(stale.toString()).isNotZero();
+    assertThat(stale.err())
+        .contains("Error from server (Conflict)")
+        .contains("the object has been modified");
+    String current =
+        kubectl("get", "configmap", "stale-rv", "-o", "jsonpath={.metadata.resourceVersion}").out();
+    Result fresh =
+        kubectl("annotate", "configmap", "stale-rv", "note=x", "--resource-version=" + current);
+    assertThat(fresh.exit()).as(fresh.toString()).isZero();
+  }
+
+  @Test
   void rawListErrorsReadAsUpstreams() throws Exception {
     Result invalid =
         kubectl("get", "--raw", "/api/v1/configmaps?resourceVersionMatch=Exact&resourceVersion=0");

@@ -67,6 +67,27 @@ class SecurityTest {
         .contains(List.of(2, "api.example.test"), List.of(2, "localhost"));
   }
 
+  @Test
+  void anInMemoryHttpsServerLeavesNoKeysInTheTempDirectory() throws Exception {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    List<Path> before = keyDirectories(tmp);
+    try (EmbeddedApiServer s =
+        EmbeddedApiServer.start(ApiServerOptions.inMemory().withSecurity(true))) {
+      assertThat(keyDirectories(tmp)).isEqualTo(before);
+    }
+    assertThat(keyDirectories(tmp)).isEqualTo(before);
+  }
+
+  /** What an in-memory server once left behind on every start (issue 15, finding 11). */
+  private static List<Path> keyDirectories(Path tmp) throws Exception {
+    try (var entries = Files.list(tmp)) {
+      return entries
+          .filter(p -> p.getFileName().toString().startsWith("jdra-pki"))
+          .sorted()
+          .toList();
+    }
+  }
+
   private static List<X509Certificate> certificates(String pem) throws Exception {
     return CertificateFactory.getInstance("X.509")
         .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.UTF_8)))

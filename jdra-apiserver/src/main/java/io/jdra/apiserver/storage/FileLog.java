@@ -31,12 +31,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class FileLog implements Persistence {
   private static final Logger LOG = LoggerFactory.getLogger(FileLog.class);
-  private static final long SNAPSHOT_BYTES = 64L * 1024 * 1024;
+
+  /** Log bytes after which a snapshot is due. */
+  static final long SNAPSHOT_BYTES = 64L * 1024 * 1024;
 
   /** A record to write, a segment rotation, or (record null, rotate false) a barrier. */
   private record Entry(LogRecord record, CompletableFuture<Void> done, boolean rotate) {}
 
   private final Path dir;
+  private final long snapshotBytes;
   private final LinkedBlockingQueue<Entry> queue = new LinkedBlockingQueue<>();
   private final AtomicLong bytesSinceSnapshot = new AtomicLong();
 
@@ -52,18 +55,24 @@ public final class FileLog implements Persistence {
   private Thread writer;
   private volatile boolean closing;
 
-  private FileLog(Path dir) {
+  private FileLog(Path dir, long snapshotBytes) {
     this.dir = dir;
+    this.snapshotBytes = snapshotBytes;
   }
 
   /** A log in {@code dir} (created if missing); call {@link #recover} before appending. */
   public static FileLog open(Path dir) {
+    return open(dir, SNAPSHOT_BYTES);
+  }
+
+  /** As {@link #open(Path)}, with a snapshot due after {@code snapshotBytes} of log (tests). */
+  static FileLog open(Path dir, long snapshotBytes) {
     try {
       PrivateFiles.createDirectories(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("create storage directory " + dir + ": " + e.getMessage(), e);
     }
-    return new FileLog(dir);
+    return new FileLog(dir, snapshotBytes);
   }
 
   /**
@@ -329,7 +338,7 @@ public final class FileLog implements Persistence {
 
   @Override
   public boolean snapshotDue() {
-    return bytesSinceSnapshot.get() > SNAPSHOT_BYTES;
+    return bytesSinceSnapshot.get() > snapshotBytes;
   }
 
   private volatile CompletableFuture<Void> rotated = CompletableFuture.completedFuture(null);
