@@ -2,6 +2,7 @@ package io.jdra.allocator;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
+import io.jdra.allocator.AllocatedState.PoolKey;
 import io.jdra.allocator.AllocatedState.Use;
 import io.jdra.allocator.internal.Quantities;
 import io.jdra.api.names.DeviceId;
@@ -12,15 +13,15 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
  * The devices in use, kept up to date one allocation result at a time (upstream's scheduler keeps
  * its {@code allocatedDevices} from claim events in the same way), with cheap immutable {@link
- * AllocatedState} snapshots: a snapshot shares a base map with the previous ones and copies only
- * the devices that changed since that base was made; once those are many, the base is made anew (so
- * a snapshot costs O(changes) and the rebuild O(devices) every O(devices / 16) changes).
+ * AllocatedState} snapshots: a snapshot shares a base map of pools with the previous ones and
+ * copies only the pools that changed since that base was made; once those are many, the base is
+ * made anew from the unchanged pools' maps and the changed ones (so a snapshot costs O(changed
+ * pools), and the rebuild O(pools) every O(pools / 16) changes).
  *
  * <p>Results are counted, so removing one of two results on the same device leaves it in use.
  * Remove exactly what was added (same result, same {@code consumableCapacity}). Not thread-safe:
@@ -32,32 +33,28 @@ public final class AllocatedDevices {
     int exclusive;
     final Map<String, Integer> shares = new LinkedHashMap<>();
     final List<Map<String, BigDecimal>> consumed = new ArrayList<>(0);
-    Use use;
 
     boolean empty() {
       return exclusive == 0 && shares.isEmpty() && consumed.isEmpty();
     }
 
     Use use() {
-      if (use == null) {
-        Map<String, BigDecimal> sum = null;
-        if (!consumed.isEmpty()) {
-          Map<String, BigDecimal> s = new HashMap<>();
-          for (Map<String, BigDecimal> part : consumed) {
-            part.forEach((k, v) -> s.merge(k, v, BigDecimal::add));
-          }
-          sum = Map.copyOf(s);
+      Map<String, BigDecimal> sum = null;
+      if (!consumed.isEmpty()) {
+        Map<String, BigDecimal> s = new HashMap<>();
+        for (Map<String, BigDecimal> part : consumed) {
+          part.forEach((k, v) -> s.merge(k, v, BigDecimal::add));
         }
-        use = new Use(exclusive > 0, Set.copyOf(shares.keySet()), sum);
+        sum = Map.copyOf(s);
       }
-      return use;
+      return new Use(exclusive > 0, Set.copyOf(shares.keySet()), sum);
     }
   }
 
-  private final Map<DeviceId, Counts> counts = new HashMap<>();
-  private final Set<DeviceId> dirty = new HashSet<>();
-  private Map<DeviceId, Use> base = Map.of();
-  private final Map<DeviceId, Use> overlay = new HashMap<>();
+  private final Map<PoolKey, Map<String, Counts>> counts = new HashMap<>();
+  private final Set<PoolKey> dirty = new HashSet<>();
+  private Map<PoolKey, Map<String, Use>> base = Map.of();
+  private final Map<PoolKey, Map<String, Use>> overlay = new HashMap<>();
   private AllocatedState last = AllocatedState.empty();
 
   /** One allocation result of some claim, counted as the scheduler counts it. */
@@ -70,16 +67,16 @@ public final class AllocatedDevices {
     change(r, consumableCapacity, false);
   }
 
-  void addExclusive(DeviceId key) {
-    counts(key).exclusive++;
+  void addExclusive(DeviceId id) {
+    counts(id).exclusive++;
   }
 
   private void change(DeviceRequestAllocationResult r, boolean consumableCapacity, boolean add) {
     if (Boolean.TRUE.equals(r.getAdminAccess())) {
       return;
     }
-    DeviceId key = new DeviceId(r.getDriver(), r.getPool(), r.getDevice());
-    Counts c = counts(key);
+    DeviceId id = new DeviceId(r.getDriver(), r.getPool(), r.getDevice());
+    Counts c = counts(id);
     if (consumableCapacity && r.getShareID() != null) {
       Map<String, BigDecimal> part = r.getConsumedCapacity() == null ? null : values(r);
       if (add) {
@@ -98,9 +95,6 @@ public final class AllocatedDevices {
     } else if (c.exclusive > 0) {
       c.exclusive--;
     }
-    if (c.empty()) {
-      counts.remove(key);
-    }
   }
 
   private static Map<String, BigDecimal> values(DeviceRequestAllocationResult r) {
@@ -111,11 +105,12 @@ public final class AllocatedDevices {
     return out;
   }
 
-  private Counts counts(DeviceId key) {
-    dirty.add(key);
-    Counts c = counts.computeIfAbsent(key, k -> new Counts());
-    c.use = null;
-    return c;
+  private Counts counts(DeviceId id) {
+    PoolKey pool = new PoolKey(id.driver(), id.pool());
+    dirty.add(pool);
+    return counts
+        .computeIfAbsent(pool, k -> new HashMap<>())
+        .computeIfAbsent(id.device(), k -> new Counts());
   }
 
   /** The devices in use now; the same object while nothing changed. */
@@ -123,23 +118,44 @@ public final class AllocatedDevices {
     if (dirty.isEmpty()) {
       return last;
     }
-    for (DeviceId key : dirty) {
-      Counts c = counts.get(key);
-      Use now = c == null ? null : c.use();
-      if (Objects.equals(now, base.get(key))) {
-        overlay.remove(key);
+    for (PoolKey pool : dirty) {
+      Map<String, Use> now = poolUse(pool);
+      if (now.equals(base.getOrDefault(pool, Map.of()))) {
+        overlay.remove(pool);
       } else {
-        overlay.put(key, now == null ? Use.NONE : now);
+        overlay.put(pool, now);
       }
     }
     dirty.clear();
-    if (overlay.size() > 64 + counts.size() / 16) {
-      Map<DeviceId, Use> fresh = new HashMap<>(Math.max(16, counts.size() * 4 / 3 + 1));
-      counts.forEach((k, c) -> fresh.put(k, c.use()));
+    if (overlay.size() > 16 + counts.size() / 16) {
+      Map<PoolKey, Map<String, Use>> fresh = new HashMap<>(base);
+      overlay.forEach((pool, m) -> {
+        if (m.isEmpty()) {
+          fresh.remove(pool);
+        } else {
+          fresh.put(pool, m);
+        }
+      });
       base = fresh;
       overlay.clear();
     }
     last = new AllocatedState(base, overlay.isEmpty() ? Map.of() : new HashMap<>(overlay));
     return last;
+  }
+
+  /** The pool's devices in use, from the counts; drops counts that reached zero. */
+  private Map<String, Use> poolUse(PoolKey pool) {
+    Map<String, Counts> devices = counts.get(pool);
+    if (devices == null) {
+      return Map.of();
+    }
+    devices.values().removeIf(Counts::empty);
+    if (devices.isEmpty()) {
+      counts.remove(pool);
+      return Map.of();
+    }
+    Map<String, Use> out = new HashMap<>(devices.size() * 4 / 3 + 1);
+    devices.forEach((name, c) -> out.put(name, c.use()));
+    return Map.copyOf(out);
   }
 }

@@ -20,21 +20,27 @@ import java.util.Set;
 public final class AllocatedState {
   private static final AllocatedState EMPTY = new AllocatedState(Map.of(), Map.of());
 
-  /** How one device is used; immutable. */
-  record Use(boolean exclusive, Set<String> shareIds, Map<String, BigDecimal> consumed) {
-    /** The overlay's mark for a device that is no longer in use. */
-    static final Use NONE = new Use(false, Set.of(), null);
+  /** A resource pool: its driver and its name. */
+  record PoolKey(String driver, String pool) {}
 
-    boolean inUse() {
+  /**
+   * How one device is used: allocated exclusively, the share IDs allocated on it, and the capacity
+   * those shares consume by name (null when none is recorded). Immutable.
+   */
+  public record Use(boolean exclusive, Set<String> shareIds, Map<String, BigDecimal> consumed) {
+    /** In use at all: exclusively or by a share (upstream {@code IsDeviceAllocated}). */
+    public boolean inUse() {
       return exclusive || !shareIds.isEmpty();
     }
   }
 
-  private final Map<DeviceId, Use> base;
-  private final Map<DeviceId, Use> overlay;
+  /** Pool -> device name -> use; a pool without devices in use has no entry or an empty map. */
+  private final Map<PoolKey, Map<String, Use>> base;
 
-  /** Both maps are never changed after this; the overlay wins. */
-  AllocatedState(Map<DeviceId, Use> base, Map<DeviceId, Use> overlay) {
+  private final Map<PoolKey, Map<String, Use>> overlay;
+
+  /** Neither map nor any of their values is changed after this; the overlay wins. */
+  AllocatedState(Map<PoolKey, Map<String, Use>> base, Map<PoolKey, Map<String, Use>> overlay) {
     this.base = base;
     this.overlay = overlay;
   }
@@ -70,14 +76,25 @@ public final class AllocatedState {
     return new Builder();
   }
 
-  private Use use(DeviceId key) {
+  /**
+   * The devices of one pool that are in use, by name (empty when none is); immutable. The allocator
+   * asks this once per pool and node.
+   */
+  public Map<String, Use> pool(String driver, String pool) {
+    PoolKey key = new PoolKey(driver, pool);
     if (!overlay.isEmpty()) {
-      Use u = overlay.get(key);
-      if (u != null) {
-        return u == Use.NONE ? null : u;
+      Map<String, Use> m = overlay.get(key);
+      if (m != null) {
+        return m;
       }
     }
-    return base.isEmpty() ? null : base.get(key);
+    Map<String, Use> m = base.isEmpty() ? null : base.get(key);
+    return m == null ? Map.of() : m;
+  }
+
+  /** How the device is used, or null when it is free (one lookup for all the questions). */
+  public Use use(DeviceId key) {
+    return pool(key.driver(), key.pool()).get(key.device());
   }
 
   /** Whether the device is allocated exclusively (upstream {@code AllocatedDevices.Has}). */

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.internal.Allocation;
-import io.jdra.allocator.internal.CelSelectors;
 import java.util.List;
 
 /**
@@ -44,14 +43,17 @@ public interface Allocator {
       AllocatedState allocatedState,
       DeviceClassLister classes,
       List<ResourceSlice> slices) {
+    return create(allocatedState, classes, SliceIndex.of(features, slices));
+  }
+
+  /**
+   * As {@link #create(AllocatorFeatures, AllocatedState, DeviceClassLister, List)}, on an index.
+   */
+  static Allocator create(
+      AllocatedState allocatedState, DeviceClassLister classes, SliceIndex slices) {
     Allocation.Inputs inputs =
         new Allocation.Inputs(
-            features,
-            allocatedState,
-            classes,
-            List.copyOf(slices),
-            CelSelectors.forFeatures(features),
-            Allocation.DEFAULT_BUDGET);
+            slices.features, allocatedState, classes, slices.slices, Allocation.DEFAULT_BUDGET);
     return (node, claims, deadline) -> Allocation.run(inputs, node, List.copyOf(claims), deadline);
   }
 }

@@ -2,7 +2,6 @@ package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -17,9 +16,7 @@ import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
 import io.jdra.allocator.Explanation;
-import io.jdra.api.names.DeviceId;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,11 +38,8 @@ public final class Allocation {
       AllocatorFeatures features,
       AllocatedState state,
       DeviceClassLister classes,
-      List<ResourceSlice> slices,
-      SelectorEngine cel,
-      long budget,
-      Map<String, List<ResourceSlice>> slicesByNode,
-      List<ResourceSlice> sharedSlices) {
+      Slices index,
+      long budget) {
 
     public Inputs(
         AllocatorFeatures features,
@@ -54,46 +48,15 @@ public final class Allocation {
         List<ResourceSlice> slices,
         SelectorEngine cel,
         long budget) {
-      this(features, state, classes, slices, cel, budget, byNode(slices), shared(slices));
+      this(features, state, classes, new Slices(features, slices, cel), budget);
     }
 
-    /** Slices that may be relevant for the node: its own, and those without a node name. */
-    List<ResourceSlice> forNode(String node) {
-      List<ResourceSlice> own = slicesByNode.getOrDefault(node, List.of());
-      if (own.isEmpty()) {
-        return sharedSlices;
-      }
-      List<ResourceSlice> out = new ArrayList<>(own.size() + sharedSlices.size());
-      out.addAll(own);
-      out.addAll(sharedSlices);
-      return out;
+    List<ResourceSlice> slices() {
+      return index.all();
     }
 
-    static boolean nodeLocal(ResourceSlice s) {
-      String n = s.getSpec().getNodeName();
-      boolean counters =
-          s.getSpec().getSharedCounters() != null && !s.getSpec().getSharedCounters().isEmpty();
-      return n != null && !n.isEmpty() && !counters;
-    }
-
-    private static Map<String, List<ResourceSlice>> byNode(List<ResourceSlice> slices) {
-      Map<String, List<ResourceSlice>> out = new HashMap<>();
-      for (ResourceSlice s : slices) {
-        if (nodeLocal(s)) {
-          out.computeIfAbsent(s.getSpec().getNodeName(), k -> new ArrayList<>()).add(s);
-        }
-      }
-      return out;
-    }
-
-    private static List<ResourceSlice> shared(List<ResourceSlice> slices) {
-      List<ResourceSlice> out = new ArrayList<>();
-      for (ResourceSlice s : slices) {
-        if (!nodeLocal(s)) {
-          out.add(s);
-        }
-      }
-      return out;
+    SelectorEngine cel() {
+      return index.cel();
     }
   }
 
@@ -111,10 +74,9 @@ public final class Allocation {
   private static AllocationOutcome runChecked(
       Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException {
-    List<Pools.Skipped> skipped = new ArrayList<>();
-    List<PoolInfo> pools =
-        Pools.gather(in.forNode(NodeMatcher.name(node)), in.slices(), node, in.features(), skipped);
-    Dev[] devices = devices(pools, in.state());
+    Slices.Gathered gathered = in.index().gather(node);
+    List<PoolInfo> pools = gathered.pools();
+    Dev[] devices = devices(gathered.devices(), in.state());
     RequestData[][][] requests = new RequestData[claims.size()][][];
     Search search =
         new Search(
@@ -151,18 +113,38 @@ public final class Allocation {
         throw AllocationException.nodeLocal("invalid resource pools were encountered");
       }
     }
+    // The explanation is a jdra addition: made only when someone reads it (the scheduler reads
+    // one per failed attempt), so a node that does not fit costs no more than in upstream.
+    return new AllocationOutcome.Unschedulable(
+        () -> explain(in, node, claims, deadline, search, gathered));
+  }
+
+  private static Explanation explain(
+      Inputs in,
+      Node node,
+      List<ResourceClaim> claims,
+      Deadline deadline,
+      Search search,
+      Slices.Gathered gathered) {
     // Slices of other nodes were never looked at; the explanation counts them too.
+    List<Pools.Skipped> skipped = new ArrayList<>(gathered.skipped());
     String name = NodeMatcher.name(node);
     for (ResourceSlice slice : in.slices()) {
-      if (Inputs.nodeLocal(slice) && !slice.getSpec().getNodeName().equals(name)) {
+      if (Slices.nodeLocal(slice) && !slice.getSpec().getNodeName().equals(name)) {
         skipped.add(new Pools.Skipped(slice, "node does not match"));
       }
     }
     Explanation explanation = Explainer.explain(search, skipped);
     if (claims.size() > 1) {
-      explanation = withConflict(explanation, search, claims, pools, devices, in, node, deadline);
+      try {
+        explanation =
+            withConflict(
+                explanation, search, claims, search.pools, search.devices, in, node, deadline);
+      } catch (AllocationException e) {
+        // Out of time for the extra search: the per-request reports stand on their own.
+      }
     }
-    return new AllocationOutcome.Unschedulable(explanation);
+    return explanation;
   }
 
   /**
@@ -224,28 +206,20 @@ public final class Allocation {
     return new Explanation(explanation.node(), explanation.claims(), notes);
   }
 
-  static Dev[] devices(List<PoolInfo> pools, AllocatedState state) {
-    List<Dev> out = new ArrayList<>();
-    for (PoolInfo pool : pools) {
-      if (pool.incomplete || pool.invalid()) {
-        continue;
+  static Dev[] devices(DevFacts[] facts, AllocatedState state) {
+    Dev[] out = new Dev[facts.length];
+    PoolInfo pool = null;
+    Map<String, AllocatedState.Use> inUse = Map.of();
+    for (int i = 0; i < facts.length; i++) {
+      DevFacts f = facts[i];
+      if (f.pool != pool) {
+        // Devices come pool by pool: one lookup per pool, then by name in the pool's small map.
+        pool = f.pool;
+        inUse = state.pool(pool.driver, pool.name);
       }
-      for (ResourceSlice slice : pool.slicesTargetingNode) {
-        for (Device d : NodeMatcher.list(slice.getSpec().getDevices())) {
-          DeviceId key = new DeviceId(pool.driver, pool.name, d.getName());
-          out.add(
-              new Dev(
-                  out.size(),
-                  key,
-                  d,
-                  slice,
-                  pool,
-                  state.isAllocatedExclusively(pool.driver, pool.name, d.getName()),
-                  state.isInUse(pool.driver, pool.name, d.getName())));
-        }
-      }
+      out[i] = new Dev(i, f, inUse.isEmpty() ? null : inUse.get(f.id.device()));
     }
-    return out.toArray(Dev[]::new);
+    return out;
   }
 
   private static RequestData[][] validateClaim(
@@ -262,15 +236,16 @@ public final class Allocation {
     for (int r = 0; r < reqs.size(); r++) {
       DeviceRequest req = reqs.get(r);
       List<DeviceSubRequest> subs = NodeMatcher.list(req.getFirstAvailable());
-      String where = "claim " + kobj(claim) + ", request " + req.getName();
       if (!f.prioritizedList() && !subs.isEmpty()) {
         throw new AllocationException(
-            where + ": has subrequests, but the DRAPrioritizedList feature is disabled");
+            where(claim, req.getName())
+                + ": has subrequests, but the DRAPrioritizedList feature is disabled");
       }
       if (!f.consumableCapacity()) {
         if (req.getExactly() != null && req.getExactly().getCapacity() != null) {
           throw new AllocationException(
-              where + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
+              where(claim, req.getName())
+                  + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
         }
         for (DeviceSubRequest s : subs) {
           if (s.getCapacity() != null) {
@@ -330,26 +305,28 @@ public final class Allocation {
   private static void validateRequest(
       Inputs in, Search search, List<PoolInfo> pools, ResourceClaim claim, RequestData rd)
       throws AllocationException {
-    String where = "claim " + kobj(claim) + ", request " + rd.name;
     for (int i = 0; i < rd.selectors.size(); i++) {
       DeviceSelector sel = rd.selectors.get(i);
       if (sel.getCel() == null) {
         throw new AllocationException(
-            where + ", selector #" + i + ": CEL expression empty (unsupported selector type?)");
+            where(claim, rd.name)
+                + ", selector #"
+                + i
+                + ": CEL expression empty (unsupported selector type?)");
       }
     }
     if (!in.features().adminAccess() && rd.adminAccessField != null) {
       throw new AllocationException(
-          where + ": admin access is requested, but the feature is disabled");
+          where(claim, rd.name) + ": admin access is requested, but the feature is disabled");
     }
     if (rd.deviceClassName.isEmpty()) {
       throw new AllocationException(
-          where + ": missing device class name (unsupported request type?)");
+          where(claim, rd.name) + ": missing device class name (unsupported request type?)");
     }
     Optional<DeviceClass> cls = in.classes().get(rd.deviceClassName);
     if (cls.isEmpty()) {
       throw new AllocationException(
-          where
+          where(claim, rd.name)
               + ": could not retrieve device class "
               + rd.deviceClassName
               + ": deviceclass.resource.k8s.io \""
@@ -361,7 +338,8 @@ public final class Allocation {
     switch (rd.allocationMode) {
       case RequestData.MODE_EXACT_COUNT -> {
         if (rd.count > Integer.MAX_VALUE) {
-          throw new AllocationException(where + ": exact count " + rd.count + " is too large");
+          throw new AllocationException(
+              where(claim, rd.name) + ": exact count " + rd.count + " is too large");
         }
         rd.numDevices = (int) rd.count;
       }
@@ -370,14 +348,14 @@ public final class Allocation {
         for (PoolInfo pool : pools) {
           if (pool.incomplete) {
             throw new AllocationException(
-                where
+                where(claim, rd.name)
                     + ": asks for all devices, but resource pool "
                     + pool.id()
                     + " is currently being updated");
           }
           if (pool.invalid()) {
             throw new AllocationException(
-                where
+                where(claim, rd.name)
                     + ": asks for all devices, but resource pool "
                     + pool.id()
                     + " is currently invalid");
@@ -397,8 +375,14 @@ public final class Allocation {
         rd.numDevices = all.size();
       }
       default ->
-          throw new AllocationException(where + ": unsupported count mode " + rd.allocationMode);
+          throw new AllocationException(
+              where(claim, rd.name) + ": unsupported count mode " + rd.allocationMode);
     }
+  }
+
+  /** Where an error is, as upstream words it: {@code claim ns/name, request r}. */
+  private static String where(ResourceClaim claim, String request) {
+    return "claim " + kobj(claim) + ", request " + request;
   }
 
   /** A claim as klog prints an object reference: {@code namespace/name}, or {@code name}. */

@@ -2,11 +2,15 @@ package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.allocator.AllocatedState;
 import io.jdra.api.names.DeviceId;
+import java.math.BigDecimal;
+import java.util.Map;
 
 /** A candidate device in search order, with what the search keeps asking about it. */
 final class Dev {
   final int index;
+  final DevFacts facts;
   final DeviceId id;
   final Device device;
   final ResourceSlice slice;
@@ -19,31 +23,25 @@ final class Dev {
   final boolean inUseAtAll;
 
   final boolean allowMultipleAllocations;
-  private Object view;
 
-  Dev(
-      int index,
-      DeviceId id,
-      Device device,
-      ResourceSlice slice,
-      PoolInfo pool,
-      boolean allocated,
-      boolean inUseAtAll) {
+  /** Capacity consumed by shares allocated before this allocation, or null. */
+  final Map<String, BigDecimal> consumed;
+
+  Dev(int index, DevFacts facts, AllocatedState.Use use) {
     this.index = index;
-    this.id = id;
-    this.device = device;
-    this.slice = slice;
-    this.pool = pool;
-    this.allocated = allocated;
-    this.inUseAtAll = inUseAtAll;
-    this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
+    this.facts = facts;
+    this.id = facts.id;
+    this.device = facts.device;
+    this.slice = facts.slice;
+    this.pool = facts.pool;
+    this.allocated = use != null && use.exclusive();
+    this.inUseAtAll = use != null && use.inUse();
+    this.consumed = use == null ? null : use.consumed();
+    this.allowMultipleAllocations = facts.allowMultipleAllocations;
   }
 
   Object view(SelectorEngine engine) {
-    if (view == null) {
-      view = engine.view(id.driver(), device);
-    }
-    return view;
+    return facts.view(engine);
   }
 
   boolean perDeviceNodeSelection() {

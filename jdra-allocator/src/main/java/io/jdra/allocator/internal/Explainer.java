@@ -198,12 +198,7 @@ final class Explainer {
       return COUNTERS;
     }
     if (s.features.consumableCapacity()) {
-      Capacity.Fit fit =
-          Capacity.fits(
-              s.state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device()),
-              rd.capacity,
-              dev.device.getCapacity(),
-              null);
+      Capacity.Fit fit = Capacity.fits(dev.consumed, rd.capacity, dev.device.getCapacity(), null);
       if (fit == Capacity.Fit.UNKNOWN_CAPACITY) {
         return NO_CAPACITY;
       }

@@ -222,12 +222,7 @@ final class MatchingPruner implements Pruner {
       return false;
     }
     if (s.features.consumableCapacity()) {
-      Capacity.Fit fit =
-          Capacity.fits(
-              s.state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device()),
-              rd.capacity,
-              dev.device.getCapacity(),
-              null);
+      Capacity.Fit fit = Capacity.fits(dev.consumed, rd.capacity, dev.device.getCapacity(), null);
       return fit == Capacity.Fit.FITS;
     }
     return true;

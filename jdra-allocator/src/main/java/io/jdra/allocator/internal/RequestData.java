@@ -107,6 +107,11 @@ final class RequestData {
         s.getCapacity());
   }
 
+  /** Whether the request names no capacity (so every device's default consumption applies). */
+  boolean noCapacityRequests() {
+    return capacity == null || capacity.getRequests() == null || capacity.getRequests().isEmpty();
+  }
+
   boolean adminAccess() {
     return Boolean.TRUE.equals(adminAccessField);
   }

@@ -299,26 +299,33 @@ final class Search {
     }
     for (int i = 0; i < selectors.size(); i++) {
       DeviceSelector sel = selectors.get(i);
-      String where =
-          isClass
-              ? "class " + rd.deviceClass.getMetadata().getName()
-              : "claim " + Allocation.kobj(claims.get(rd.claimIndex));
       if (sel.getCel() == null) {
         // Validated before the search for requests; a class may still carry an unknown kind.
         throw new AllocationException(
-            where + ": selector #" + i + ": CEL expression empty (unsupported selector type?)");
+            where(rd, isClass)
+                + ": selector #"
+                + i
+                + ": CEL expression empty (unsupported selector type?)");
       }
-      SelectorEngine.Compiled compiled = cel.compile(sel.getCel().getExpression());
-      if (compiled.compileError() != null) {
-        throw new AllocationException(
-            where + ": selector #" + i + ": CEL compile error: " + compiled.compileError());
+      String expression = sel.getCel().getExpression();
+      SelectorEngine.Compiled compiled = null;
+      if (!dev.facts.knows(expression)) {
+        compiled = cel.compile(expression);
+        if (compiled.compileError() != null) {
+          throw new AllocationException(
+              where(rd, isClass)
+                  + ": selector #"
+                  + i
+                  + ": CEL compile error: "
+                  + compiled.compileError());
+        }
       }
       boolean matches;
       try {
-        matches = compiled.matches(dev.view(cel));
+        matches = dev.facts.matches(expression, compiled, cel);
       } catch (SelectorEngine.EvaluationException e) {
         throw new AllocationException(
-            where + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
+            where(rd, isClass) + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
       }
       if (!matches) {
         return false;
@@ -327,11 +334,19 @@ final class Search {
     return true;
   }
 
+  private String where(RequestData rd, boolean isClass) {
+    return isClass
+        ? "class " + rd.deviceClass.getMetadata().getName()
+        : "claim " + Allocation.kobj(claims.get(rd.claimIndex));
+  }
+
   Capacity.Fit capacityFit(RequestData rd, Dev dev) {
-    Map<String, BigDecimal> already =
-        state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device());
-    return Capacity.fits(
-        already, rd.capacity, dev.device.getCapacity(), allocatingCapacity.get(dev.index));
+    Map<String, BigDecimal> allocating = allocatingCapacity.get(dev.index);
+    if (dev.consumed == null && allocating == null && rd.noCapacityRequests()) {
+      // The common case depends on the device alone: worked out once per device.
+      return dev.facts.fitsWhenUnused();
+    }
+    return Capacity.fits(dev.consumed, rd.capacity, dev.device.getCapacity(), allocating);
   }
 
   boolean consumesCounters(Dev dev) {
@@ -447,8 +462,7 @@ final class Search {
   }
 
   private boolean capacityInUse(Dev dev) {
-    return state.consumedCapacity(dev.id.driver(), dev.id.pool(), dev.id.device()) != null
-        || allocatingCapacity.containsKey(dev.index);
+    return dev.consumed != null || allocatingCapacity.containsKey(dev.index);
   }
 
   /** Adds the device's counter consumption; false (and nothing changed) if a counter runs out. */

@@ -11,6 +11,7 @@ import io.jdra.allocator.AllocatedState;
 import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.allocator.DeviceClassLister;
 import io.jdra.allocator.DeviceTaintRules;
+import io.jdra.allocator.SliceIndex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -66,6 +67,7 @@ public final class DraManager {
   private long sliceRevision;
   private List<ResourceSlice> cachedSlices;
   private long cachedSlicesRevision = -1;
+  private SliceIndex cachedIndex;
 
   public DraManager(AllocatorFeatures features, boolean applyTaintRules) {
     this.features = features;
@@ -304,7 +306,22 @@ public final class DraManager {
       }
       cachedSlices = List.copyOf(list);
       cachedSlicesRevision = sliceRevision;
+      cachedIndex = null;
       return cachedSlices;
+    }
+  }
+
+  /**
+   * {@link #slices} indexed for the allocator; the same object while no slice or rule changed, so
+   * what it learns about nodes and devices serves every scheduling cycle until then.
+   */
+  public SliceIndex sliceIndex() {
+    synchronized (lock) {
+      List<ResourceSlice> current = slices();
+      if (cachedIndex == null) {
+        cachedIndex = SliceIndex.of(features, current);
+      }
+      return cachedIndex;
     }
   }
 

@@ -146,11 +146,7 @@ public final class DynamicResources
     }
     if (!toAllocate.isEmpty()) {
       allocator =
-          Allocator.create(
-              manager.features(),
-              manager.allocatedState(),
-              manager.classLister(),
-              manager.slices());
+          Allocator.create(manager.allocatedState(), manager.classLister(), manager.sliceIndex());
     }
     state.write(
         StateData.KEY,
@@ -243,7 +239,7 @@ public final class DynamicResources
       return null;
     }
     AllocationOutcome.Unschedulable u = (AllocationOutcome.Unschedulable) outcome;
-    s.explanations.put(nodeInfo.name(), u.explanation());
+    s.explanations.put(nodeInfo.name(), u);
     if (ctx.logger().v(5).enabled()) {
       ctx.logger()
           .v(5)
@@ -265,13 +261,18 @@ public final class DynamicResources
     if (s == null || s.explanations.isEmpty()) {
       return null;
     }
-    return Explanations.summary(s.explanations, manager);
+    return Explanations.summary(s.explanations);
   }
 
   /** Per node, why allocation failed in this attempt (for {@code jdra explain pod}). */
   public Map<String, io.jdra.allocator.Explanation> explanations(CycleState state) {
     StateData s = state.read(StateData.KEY, StateData.class);
-    return s == null ? Map.of() : Map.copyOf(s.explanations);
+    if (s == null) {
+      return Map.of();
+    }
+    Map<String, io.jdra.allocator.Explanation> out = new java.util.HashMap<>();
+    s.explanations.forEach((node, u) -> out.put(node, u.explanation()));
+    return Map.copyOf(out);
   }
 
   /** Per node, the allocation results Filter found (claims without allocation, in pod order). */

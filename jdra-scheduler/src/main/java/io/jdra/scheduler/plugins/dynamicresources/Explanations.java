@@ -1,5 +1,6 @@
 package io.jdra.scheduler.plugins.dynamicresources;
 
+import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.Explanation;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,8 +13,8 @@ import java.util.TreeMap;
 final class Explanations {
   private Explanations() {}
 
-  static String summary(Map<String, Explanation> byNode, DraManager manager) {
-    Explanation e = new TreeMap<>(byNode).firstEntry().getValue();
+  static String summary(Map<String, AllocationOutcome.Unschedulable> byNode) {
+    Explanation e = new TreeMap<>(byNode).firstEntry().getValue().explanation();
     for (Explanation.ClaimReport c : e.claims()) {
       for (Explanation.RequestReport r : c.requests()) {
         if (r.verdict().startsWith("enough")) {

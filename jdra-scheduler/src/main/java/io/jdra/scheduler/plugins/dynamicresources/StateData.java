@@ -2,8 +2,8 @@ package io.jdra.scheduler.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.Allocator;
-import io.jdra.allocator.Explanation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,8 +31,11 @@ final class StateData {
   /** Node name -> allocation results of {@link #claimsToAllocate}, from Filter. */
   final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
 
-  /** Node name -> why allocation failed there, from Filter (for the FailedScheduling message). */
-  final Map<String, Explanation> explanations = new ConcurrentHashMap<>();
+  /**
+   * Node name -> why allocation failed there, from Filter (for the FailedScheduling message; each
+   * explanation is worked out only if read).
+   */
+  final Map<String, AllocationOutcome.Unschedulable> explanations = new ConcurrentHashMap<>();
 
   /** Indexes of allocated claims that some node rejected (PostFilter may deallocate one). */
   final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();

@@ -1,0 +1,83 @@
+package io.jdra.allocator.internal;
+
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.api.names.DeviceId;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What stays true of a device while its slices do not change: its place, its CEL view and the
+ * results of the selectors evaluated on it so far. Shared by every allocation that sees the same
+ * slices (see {@link Slices}), so a class selector runs once per device, not once per device and
+ * pod. Thread-safe.
+ */
+final class DevFacts {
+  final DeviceId id;
+  final Device device;
+  final ResourceSlice slice;
+  final PoolInfo pool;
+  final boolean allowMultipleAllocations;
+  private volatile Object view;
+  private volatile Capacity.Fit fitsWhenUnused;
+
+  /** Expression -> Boolean result, or the String message of its runtime error. */
+  private final ConcurrentHashMap<String, Object> selectorResults = new ConcurrentHashMap<>(4);
+
+  DevFacts(DeviceId id, Device device, ResourceSlice slice, PoolInfo pool) {
+    this.id = id;
+    this.device = device;
+    this.slice = slice;
+    this.pool = pool;
+    this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
+  }
+
+  Object view(SelectorEngine engine) {
+    Object v = view;
+    if (v == null) {
+      // Views are immutable; two threads racing here build equal ones.
+      v = engine.view(id.driver(), device);
+      view = v;
+    }
+    return v;
+  }
+
+  /**
+   * The result of a selector on this device: evaluated once with {@code compiled}, then remembered
+   * (CEL is deterministic for a given device and expression, runtime errors included).
+   */
+  boolean matches(String expression, SelectorEngine.Compiled compiled, SelectorEngine engine)
+      throws SelectorEngine.EvaluationException {
+    Object known = selectorResults.get(expression);
+    if (known == null) {
+      try {
+        known = compiled.matches(view(engine));
+      } catch (SelectorEngine.EvaluationException e) {
+        selectorResults.put(expression, e.getMessage());
+        throw e;
+      }
+      selectorResults.put(expression, known);
+    }
+    if (known instanceof String error) {
+      throw new SelectorEngine.EvaluationException(error);
+    }
+    return (Boolean) known;
+  }
+
+  /**
+   * Whether a request without capacity requirements fits while nothing else uses the device: the
+   * device's own policies decide (upstream {@code CmpRequestOverCapacity}), so once per device.
+   */
+  Capacity.Fit fitsWhenUnused() {
+    Capacity.Fit f = fitsWhenUnused;
+    if (f == null) {
+      f = Capacity.fits(null, null, device.getCapacity(), null);
+      fitsWhenUnused = f;
+    }
+    return f;
+  }
+
+  /** Whether the result of this expression is known (it compiled before). */
+  boolean knows(String expression) {
+    return selectorResults.containsKey(expression);
+  }
+}

@@ -1,0 +1,97 @@
+package io.jdra.allocator;
+
+import static io.jdra.allocator.Fixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One index serves allocators of many scheduling cycles: what it remembers about nodes and selector
+ * results never leaks one cycle's allocated devices, claims or node into another.
+ */
+class SliceIndexTest {
+  final SliceIndex index =
+      SliceIndex.of(
+          AllocatorFeatures.all(),
+          List.of(slice("s", device("a", "model", "x"), device("b", "model", "y"))));
+  final DeviceClassLister classes =
+      DeviceClassLister.of(
+          List.of(deviceClass(CLASS, "device.attributes[\"driver.example.com\"].model != \"\"")));
+
+  AllocationOutcome allocate(AllocatedState state, Node node, String... selectors)
+      throws AllocationException {
+    return Allocator.create(state, classes, index)
+        .allocate(node, List.of(claim("c", request("r", 1, selectors))), Deadline.none());
+  }
+
+  @Test
+  void eachAllocatorSeesItsOwnAllocatedDevices() throws Exception {
+    Node node = node(NODE);
+    AllocationOutcome free = allocate(AllocatedState.empty(), node);
+    AllocationOutcome aTaken =
+        allocate(AllocatedState.builder().device(DRIVER, NODE, "a").build(), node);
+    AllocationOutcome bothTaken =
+        allocate(
+            AllocatedState.builder().device(DRIVER, NODE, "a").device(DRIVER, NODE, "b").build(),
+            node);
+
+    assertThat(picks(((AllocationOutcome.Allocated) free).results().get(0)))
+        .containsExactly("r=" + NODE + "/a");
+    assertThat(picks(((AllocationOutcome.Allocated) aTaken).results().get(0)))
+        .containsExactly("r=" + NODE + "/b");
+    assertThat(((AllocationOutcome.Unschedulable) bothTaken).explanation().render())
+        .contains("already allocated");
+  }
+
+  @Test
+  void rememberedSelectorResultsBelongToTheirExpression() throws Exception {
+    Node node = node(NODE);
+    String wantsY = "device.attributes[\"driver.example.com\"].model == \"y\"";
+    String wantsX = "device.attributes[\"driver.example.com\"].model == \"x\"";
+    assertThat(
+            picks(
+                ((AllocationOutcome.Allocated) allocate(AllocatedState.empty(), node, wantsY))
+                    .results()
+                    .get(0)))
+        .containsExactly("r=" + NODE + "/b");
+    assertThat(
+            picks(
+                ((AllocationOutcome.Allocated) allocate(AllocatedState.empty(), node, wantsX))
+                    .results()
+                    .get(0)))
+        .containsExactly("r=" + NODE + "/a");
+  }
+
+  @Test
+  void aRememberedRuntimeErrorFailsEveryAllocationTheSameWay() {
+    Node node = node(NODE);
+    String missing = "device.attributes[\"driver.example.com\"].missing == 1";
+    for (int i = 0; i < 2; i++) {
+      assertThatThrownBy(() -> allocate(AllocatedState.empty(), node, missing))
+          .isInstanceOf(AllocationException.class)
+          .hasMessage("claim default/c: selector #0: CEL runtime error: no such key: missing");
+    }
+  }
+
+  @Test
+  void aNodeReplacedWithNewLabelsIsGatheredAgain() throws Exception {
+    ResourceSlice byLabel =
+        withSelector(slice("s", device("net", "model", "n")), labelSelector("zone", "a"));
+    SliceIndex shared = SliceIndex.of(AllocatorFeatures.all(), List.of(byLabel));
+    Allocator allocator = Allocator.create(AllocatedState.empty(), classes, shared);
+
+    AllocationOutcome inZoneB =
+        allocator.allocate(
+            node(NODE, "zone", "b"), List.of(claim("c", request("r", 1))), Deadline.none());
+    AllocationOutcome inZoneA =
+        allocator.allocate(
+            node(NODE, "zone", "a"), List.of(claim("c", request("r", 1))), Deadline.none());
+
+    assertThat(inZoneB.allocated()).isFalse();
+    assertThat(inZoneA.allocated()).isTrue();
+  }
+}
