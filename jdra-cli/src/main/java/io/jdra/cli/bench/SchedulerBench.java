@@ -107,6 +107,9 @@ public final class SchedulerBench {
             .withMasterUrl(server.url().toString())
             .withNamespace("default")
             .withRequestRetryBackoffLimit(0)
+            // Without a token, fabric8 re-reads the environment and kubeconfig before every request
+            // once the client is a minute old (TokenRefreshInterceptor); this client needs none.
+            .withAutoConfigure(false)
             // A request queued behind a burst of creates on a loaded machine is slow, not lost.
             .withRequestTimeout((int) Duration.ofMinutes(5).toMillis())
             .withMaxConcurrentRequests(1024)

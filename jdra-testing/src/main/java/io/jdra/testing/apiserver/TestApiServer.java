@@ -55,7 +55,10 @@ public final class TestApiServer implements AutoCloseable {
         new ConfigBuilder()
             .withMasterUrl(server.url().toString())
             .withNamespace("default")
-            .withRequestRetryBackoffLimit(0);
+            .withRequestRetryBackoffLimit(0)
+            // Without a token, fabric8 re-reads the environment and kubeconfig before every request
+            // once the client is a minute old (TokenRefreshInterceptor); this client needs none.
+            .withAutoConfigure(false);
     if (server.token() != null) {
       b.withOauthToken(server.token());
     }
