@@ -121,6 +121,11 @@ final class Discovery {
         s.put("singularName", "");
         s.put("namespaced", t.namespaced());
         s.put("kind", subKind(t, sub));
+        if (sub.equals("scale")) {
+          // autoscaling/v1 Scale, as upstream's discovery says
+          s.put("group", "autoscaling");
+          s.put("version", "v1");
+        }
         strings(s.putArray("verbs"), subVerbs(sub));
       }
     }
@@ -131,6 +136,7 @@ final class Discovery {
     return switch (sub) {
       case "binding" -> "Binding";
       case "eviction" -> "Eviction";
+      case "scale" -> "Scale";
       default -> t.kind();
     };
   }
@@ -192,7 +198,11 @@ final class Discovery {
       for (String sub : t.subresources().stream().sorted().toList()) {
         ObjectNode s = subs.addObject();
         s.put("subresource", sub);
-        s.set("responseKind", kind(t.group(), version, subKind(t, sub)));
+        s.set(
+            "responseKind",
+            sub.equals("scale")
+                ? kind("autoscaling", "v1", "Scale")
+                : kind(t.group(), version, subKind(t, sub)));
         strings(s.putArray("verbs"), subVerbs(sub));
       }
     }

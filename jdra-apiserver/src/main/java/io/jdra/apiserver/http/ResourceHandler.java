@@ -46,6 +46,11 @@ final class ResourceHandler {
     if (r.subresource().equals("log") && !method.equals("GET")) {
       throw notAllowed();
     }
+    if (r.subresource().equals(ScaleSubresource.SCALE)
+        && r.type().subresources().contains("scale")) {
+      ScaleSubresource.handle(service, this, r);
+      return;
+    }
     switch (method) {
       case "GET" -> {
         if (collection) {

@@ -133,7 +133,14 @@ final class BuiltInResources {
             .columns(col("HOLDER", "spec.holderIdentity"))
             .build());
     all.add(
-        type("apps", V1, "Deployment", "deployments", List.of("deploy"), true, Set.of("status"))
+        type(
+                "apps",
+                V1,
+                "Deployment",
+                "deployments",
+                List.of("deploy"),
+                true,
+                Set.of("status", "scale"))
             .categories("all")
             .columns(
                 computed("READY", Printers::deploymentReady),
@@ -141,7 +148,14 @@ final class BuiltInResources {
                 col("AVAILABLE", "status.availableReplicas", "integer"))
             .build());
     all.add(
-        type("apps", V1, "ReplicaSet", "replicasets", List.of("rs"), true, Set.of("status"))
+        type(
+                "apps",
+                V1,
+                "ReplicaSet",
+                "replicasets",
+                List.of("rs"),
+                true,
+                Set.of("status", "scale"))
             .categories("all")
             .columns(
                 col("DESIRED", "spec.replicas", "integer"),

@@ -69,7 +69,12 @@ public final class QueueWorkers {
       handler.sync(ctx, key);
       queue.forget(key);
     } catch (RuntimeException e) {
-      HandleError.handle(ctx, e, "Sync failed", "key", key);
+      if (ApiErrors.isConflict(e)) {
+        // A write based on a cache that lagged: expected now and then, retried at once-ish.
+        ctx.logger().v(2).info("Error syncing, will retry", "key", key, "err", e.getMessage());
+      } else {
+        HandleError.handle(ctx, e, "Sync failed", "key", key);
+      }
       queue.addRateLimited(key);
     } finally {
       queue.done(key);
