@@ -1,12 +1,12 @@
 package io.jdra.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.jdra.cli.CliTest.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -19,22 +19,27 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchCommandTest {
   @Test
   @SuppressWarnings("unchecked")
-  void smallestWorkloadEndsCorrectWithJsonAndReport(@TempDir Path dir) throws Exception {
+  void smallestWorkloadEndsCorrectWithJsonReportAndProfile(@TempDir Path dir) throws Exception {
+    // Upstream's templates where this machine has them, jdra's descriptions of them elsewhere.
     Path templates = BenchCommand.Scheduler.find(Path.of("").toAbsolutePath());
-    assumeTrue(templates != null, "upstream scheduler_perf templates absent; skipping");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "bench",
+                "scheduler",
+                "--workload",
+                "SchedulingWithResourceClaimTemplate/fast",
+                "--json-file",
+                dir.resolve("out.json").toString(),
+                "--report",
+                dir.resolve("report").toString(),
+                "--jfr",
+                dir.resolve("run.jfr").toString()));
+    if (templates != null) {
+      args.addAll(List.of("--templates", templates.toString()));
+    }
 
-    Result r =
-        CliTest.run(
-            "bench",
-            "scheduler",
-            "--workload",
-            "SchedulingWithResourceClaimTemplate/fast",
-            "--templates",
-            templates.toString(),
-            "--json-file",
-            dir.resolve("out.json").toString(),
-            "--report",
-            dir.resolve("report").toString());
+    Result r = CliTest.run(args.toArray(String[]::new));
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("correctness: ok (10 pods, 10 claims, 10 devices allocated)");
@@ -47,6 +52,7 @@ class BenchCommandTest {
         .extracting(i -> ((Map<String, Object>) i.get("labels")).get("Metric"))
         .contains("SchedulingThroughput", "scheduler_schedule_attempts_total");
     assertThat(items.get(0).get("data")).asString().contains("Perc50", "Perc99", "Average");
+    assertThat(Files.size(dir.resolve("run.jfr"))).isPositive();
     String html = Files.readString(dir.resolve("report/index.html"));
     assertThat(html).contains("<svg", "SchedulingThroughput over time", "Latency distribution");
     // Self-contained: nothing loaded from elsewhere (the SVG namespace is a name, not a fetch).

@@ -19,16 +19,102 @@ final class BuiltinTemplates {
   private BuiltinTemplates() {}
 
   static final Map<String, Function<Map<String, Object>, Map<String, Object>>> ALL =
-      Map.of(
-          "templates/resourceclaim.yaml", BuiltinTemplates::claim,
-          "templates/pod-with-claim-ref.yaml", BuiltinTemplates::podWithClaimRef,
-          "templates/resourceslice-basic-devices.yaml", BuiltinTemplates::basicSlice,
-          "templates/resourceclaimtemplate-first-available.yaml", BuiltinTemplates::firstAvailable,
-          "templates/deviceclass-no-devices.yaml", BuiltinTemplates::noDevicesClass,
-          "templates/resourceslice-partitionable-countersets.yaml", BuiltinTemplates::counterSets,
-          "templates/resourceslice-partitionable-devices.yaml", BuiltinTemplates::partitions,
-          "templates/resourceclaim-with-selector.yaml", BuiltinTemplates::claimWithSelector,
-          "templates/resourceclaimtemplate-for-two-devices.yaml", BuiltinTemplates::twoDevices);
+      Map.ofEntries(
+          Map.entry("templates/node-with-dra-test-driver.yaml", BuiltinTemplates::node),
+          Map.entry("templates/deviceclass.yaml", BuiltinTemplates::deviceClass),
+          Map.entry("templates/pod-with-claim-template.yaml", BuiltinTemplates::podWithTemplate),
+          Map.entry("templates/resourceclaimtemplate.yaml", BuiltinTemplates::claimTemplate),
+          Map.entry("templates/resourceclaim.yaml", BuiltinTemplates::claim),
+          Map.entry("templates/pod-with-claim-ref.yaml", BuiltinTemplates::podWithClaimRef),
+          Map.entry("templates/resourceslice-basic-devices.yaml", BuiltinTemplates::basicSlice),
+          Map.entry(
+              "templates/resourceclaimtemplate-first-available.yaml",
+              BuiltinTemplates::firstAvailable),
+          Map.entry("templates/deviceclass-no-devices.yaml", BuiltinTemplates::noDevicesClass),
+          Map.entry(
+              "templates/resourceslice-partitionable-countersets.yaml",
+              BuiltinTemplates::counterSets),
+          Map.entry(
+              "templates/resourceslice-partitionable-devices.yaml", BuiltinTemplates::partitions),
+          Map.entry(
+              "templates/resourceclaim-with-selector.yaml", BuiltinTemplates::claimWithSelector),
+          Map.entry(
+              "templates/resourceclaimtemplate-for-two-devices.yaml",
+              BuiltinTemplates::twoDevices));
+
+  /** Node scheduler-perf-dra-INDEX: 110 pods, 4 CPUs, 32Gi, Ready. */
+  private static Map<String, Object> node(Map<String, Object> p) {
+    Map<String, Object> capacity = m("pods", "110", "cpu", "4", "memory", "32Gi");
+    return m(
+        "apiVersion", "v1",
+        "kind", "Node",
+        "metadata", m("name", "scheduler-perf-dra-" + index(p)),
+        "spec", m(),
+        "status",
+            m(
+                "capacity",
+                capacity,
+                "conditions",
+                List.of(m("type", "Ready", "status", "True")),
+                "phase",
+                "Running"));
+  }
+
+  /** test-class: every device of the test driver. */
+  private static Map<String, Object> deviceClass(Map<String, Object> p) {
+    String cel = "device.driver == \"" + DRIVER + "\"";
+    return object(
+        "resource.k8s.io/v1",
+        "DeviceClass",
+        "test-class",
+        m("selectors", List.of(m("cel", m("expression", cel)))));
+  }
+
+  /** A pod (generateName test-dra) with one claim from test-claim-template. */
+  private static Map<String, Object> podWithTemplate(Map<String, Object> p) {
+    Map<String, Object> container =
+        m(
+            "name", "pause",
+            "image", "registry.k8s.io/pause:3.10.1",
+            "resources", m("claims", List.of(m("name", "resource"))));
+    return m(
+        "apiVersion",
+        "v1",
+        "kind",
+        "Pod",
+        "metadata",
+        m("generateName", "test-dra"),
+        "spec",
+        m(
+            "containers", List.of(container),
+            "resourceClaims",
+                List.of(
+                    m("name", "resource", "resourceClaimTemplateName", "test-claim-template"))));
+  }
+
+  /**
+   * test-claim-template: {@code numRequests} (default 1) requests req-N for one device of
+   * test-class each, with the {@code selectors} and claim {@code constraints} given (or none).
+   */
+  private static Map<String, Object> claimTemplate(Map<String, Object> p) {
+    long n =
+        p.get("numRequests") == null
+            ? 1
+            : GoTemplateExpr.toLong("numRequests", p.get("numRequests"));
+    List<Object> requests = new ArrayList<>();
+    for (long i = 0; i < n; i++) {
+      Map<String, Object> exactly = m("deviceClassName", "test-class");
+      if (p.get("selectors") != null) {
+        exactly.put("selectors", p.get("selectors"));
+      }
+      requests.add(request("req-" + i, exactly));
+    }
+    Map<String, Object> devices = m("requests", requests);
+    if (p.get("constraints") != null) {
+      devices.put("constraints", p.get("constraints"));
+    }
+    return template(devices);
+  }
 
   /** A claim for one device of test-class, named by the index. */
   private static Map<String, Object> claim(Map<String, Object> p) {

@@ -96,6 +96,7 @@ public record Throughput(double[] samples, List<Point> timeline) {
 
     void start() {
       start = System.nanoTime();
+      timeline.add(new Point(0, 0, tracker.boundCount(), tracker.pending()));
       thread = Thread.ofPlatform().name("bench-sampler").daemon().start(this::loop);
     }
 
