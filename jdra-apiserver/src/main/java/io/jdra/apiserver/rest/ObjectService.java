@@ -125,6 +125,12 @@ public final class ObjectService {
 
   // ---------------------------------------------------------------- create
 
+  /**
+   * Upstream's maxNameGenerationCreateAttempts (registry Store.Create): attempts in all, each with
+   * a new generated name, before a create with generateName fails with AlreadyExists.
+   */
+  static final int MAX_NAME_GENERATION_CREATE_ATTEMPTS = 8;
+
   /** Creates an object; the future completes when it is durable. */
   public CompletableFuture<StoredObject> create(
       ResourceType t, String ns, ObjectNode obj, WriteOptions opts) {
@@ -132,7 +138,9 @@ public final class ObjectService {
     checkNamespace(t, ns, meta);
     String name = Json.text(meta, "name");
     String generateName = Json.text(meta, "generateName");
-    if ((name == null || name.isEmpty()) && generateName != null && !generateName.isEmpty()) {
+    boolean generated =
+        (name == null || name.isEmpty()) && generateName != null && !generateName.isEmpty();
+    if (generated) {
       name = Names.generate(generateName);
       meta.put("name", name);
     }
@@ -148,11 +156,19 @@ public final class ObjectService {
     if (opts.dryRun()) {
       return CompletableFuture.completedFuture(toStored(t, tracked, storage.currentVersion()));
     }
-    String finalName = name;
-    try {
-      return store(t).create(t.namespaced() ? ns : "", name, prepare(t, tracked));
-    } catch (StorageException.AlreadyExists e) {
-      throw ApiException.alreadyExists(t, finalName);
+    String key = t.namespaced() ? ns : "";
+    // As kube-apiserver: a generated name that is taken is generated anew, instead of failing
+    // the create (27^5 suffixes: 2,500 pods in a namespace collide in about one run in five).
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return store(t).create(key, name, prepare(t, tracked));
+      } catch (StorageException.AlreadyExists e) {
+        if (!generated || attempt >= MAX_NAME_GENERATION_CREATE_ATTEMPTS) {
+          throw ApiException.alreadyExists(t, name);
+        }
+        name = Names.generate(generateName);
+        Json.child(tracked, "metadata").put("name", name);
+      }
     }
   }
 
