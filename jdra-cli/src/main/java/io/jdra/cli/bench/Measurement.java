@@ -21,24 +21,27 @@ final class Measurement {
   private final Throughput.Tracker tracker = new Throughput.Tracker();
   private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
   private final Throughput.Sampler sampler;
-  private final Map<String, Histograms.Series> attemptsBefore;
-  private final Map<String, Histograms.Series> sliBefore;
-  private final Map<String, Long> countsBefore;
+  private Map<String, Histograms.Series> attemptsBefore = Map.of();
+  private Map<String, Histograms.Series> sliBefore = Map.of();
+  private Map<String, Long> countsBefore = Map.of();
   private boolean running;
 
   Measurement(PrometheusRegistry registry, PrintWriter progress) {
     this.registry = registry;
     this.sampler = new Throughput.Sampler(tracker, progress);
-    this.attemptsBefore = Histograms.snapshot(registry, ATTEMPT_DURATION, "result");
-    this.sliBefore = Histograms.snapshot(registry, SLI_DURATION, null);
-    this.countsBefore = Histograms.attempts(registry);
   }
 
-  /** Starts sampling (once) and counts pods of {@code ns} from now on. */
+  /**
+   * Counts pods of {@code ns} from now on; the first call starts sampling and takes the baseline
+   * of the scheduler's metrics (what the init pods caused is not measured).
+   */
   synchronized void collect(java.util.Collection<String> ns) {
     namespaces.addAll(ns);
     if (!running) {
       running = true;
+      attemptsBefore = Histograms.snapshot(registry, ATTEMPT_DURATION, "result");
+      sliBefore = Histograms.snapshot(registry, SLI_DURATION, null);
+      countsBefore = Histograms.attempts(registry);
       sampler.start();
     }
   }
