@@ -36,6 +36,11 @@ final class ExtendedResources {
   }
 
   boolean isDraBacked(String resourceName) {
-    return enabled && byName.containsKey(resourceName);
+    return classFor(resourceName) != null;
+  }
+
+  /** The DeviceClass backing an extended resource, or null (none, or the feature is off). */
+  String classFor(String resourceName) {
+    return enabled ? byName.get(resourceName) : null;
   }
 }

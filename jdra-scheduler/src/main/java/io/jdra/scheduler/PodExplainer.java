@@ -83,7 +83,7 @@ public final class PodExplainer {
               new Profiles.Dra(dra, null, System::nanoTime),
               new io.jdra.scheduler.plugins.defaultbinder.DefaultBinder(client),
               par,
-              ext::isDraBacked);
+              ext::classFor);
       return report(ctx, fw, new PodInfo(pod), cache.snapshot());
     }
   }

@@ -22,8 +22,8 @@ import io.jdra.scheduler.plugins.tainttoleration.TaintToleration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
 
 /**
  * The default profile: upstream's default plugins in upstream's order, minus volume, topology
@@ -49,7 +49,7 @@ public final class Profiles {
       Dra dra,
       BindPlugin binder,
       Parallelizer parallelizer,
-      Predicate<String> draBackedExtendedResource) {
+      Function<String, String> draBackedClass) {
     List<Plugin> plugins = new ArrayList<>();
     plugins.add(new SchedulingGates());
     plugins.add(new PrioritySort());
@@ -58,7 +58,7 @@ public final class Profiles {
     plugins.add(new TaintToleration());
     plugins.add(new NodeAffinity());
     plugins.add(new NodePorts());
-    plugins.add(new Fit(draBackedExtendedResource));
+    plugins.add(new Fit(resource -> draBackedClass.apply(resource) != null));
     if (gates.enabled(Feature.DYNAMIC_RESOURCE_ALLOCATION)) {
       plugins.add(
           new DynamicResources(
@@ -66,7 +66,8 @@ public final class Profiles {
               args,
               gates.enabled(Feature.DRA_SCHEDULER_FILTER_TIMEOUT),
               dra.nanoClock(),
-              dra.writer()));
+              dra.writer(),
+              draBackedClass));
     }
     plugins.add(binder);
     return new Framework(

@@ -77,7 +77,7 @@ public final class SchedulerServer {
             new Profiles.Dra(dra, new ApiClaimWriter(client), System::nanoTime),
             new DefaultBinder(client),
             parallelizer,
-            ext::isDraBacked);
+            ext::classFor);
     PriorityQueue queue = new PriorityQueue(ctx.withName("queue"), framework);
     SchedulerCache cache = new SchedulerCache();
     Map<String, Pod> pods = new ConcurrentHashMap<>();

@@ -38,6 +38,6 @@ public final class TestFrameworks {
         new Profiles.Dra(dra, writer, System::nanoTime),
         NO_BIND,
         p,
-        name -> false);
+        name -> null);
   }
 }

@@ -158,13 +158,15 @@ public final class ResourceClaims {
   }
 
   /**
-   * The {@code status.reservedFor} entry for a pod, as upstream's BindTo for pod claims.
+   * The {@code status.reservedFor} entry for a pod, as upstream's BindTo for pod claims; {@code
+   * podClaim} is null for the claim the scheduler made for the pod's extended resources.
    *
    * @throws IllegalArgumentException with upstream's ErrAPIUnsupported text when the entry sets
    *     neither {@code resourceClaimName} nor {@code resourceClaimTemplateName}
    */
   public static ResourceClaimConsumerReference bindTo(Pod pod, PodResourceClaim podClaim) {
-    if (podClaim.getResourceClaimName() == null
+    if (podClaim != null
+        && podClaim.getResourceClaimName() == null
         && podClaim.getResourceClaimTemplateName() == null) {
       throw new IllegalArgumentException(
           "pod \""

@@ -115,6 +115,8 @@ public final class BootstrapPolicy {
             .groups(RESOURCE)
             .resources("resourceclaims", "resourceclaims/status")
             .build(),
+        // DRAExtendedResource (on by default in 1.36): the claim for a pod's extended resources.
+        rule("create", "delete").groups(RESOURCE).resources("resourceclaims").build(),
         rule(READ)
             .groups(RESOURCE)
             .resources("resourceslices", "deviceclasses", "devicetaintrules")

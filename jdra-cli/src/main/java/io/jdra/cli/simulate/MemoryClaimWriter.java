@@ -125,6 +125,32 @@ final class MemoryClaimWriter implements ClaimWriter {
   }
 
   @Override
+  public ResourceClaim createClaim(Ctx ctx, ResourceClaim claim) {
+    String name = claim.getMetadata().getGenerateName() + "x" + (resourceVersion + 1);
+    return create(
+        new ResourceClaimBuilder(claim)
+            .editMetadata()
+            .withName(name)
+            .withUid(java.util.UUID.randomUUID().toString())
+            .endMetadata()
+            .withStatus(null)
+            .build());
+  }
+
+  @Override
+  public void deleteClaim(Ctx ctx, ResourceClaim claim) {
+    delete(key(claim));
+  }
+
+  /** Simulated nodes read no pod status, so there is nothing to record. */
+  @Override
+  public void setExtendedResourceClaimStatus(
+      Ctx ctx,
+      Pod pod,
+      String claimName,
+      List<io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest> mappings) {}
+
+  @Override
   public void removeReservation(Ctx ctx, ResourceClaim claim, Pod pod) {
     ResourceClaim cur = claims.get(key(claim));
     if (cur == null || !ResourceClaims.isReservedForPod(pod, cur)) {

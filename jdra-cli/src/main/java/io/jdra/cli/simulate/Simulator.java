@@ -107,7 +107,7 @@ final class Simulator {
             new Profiles.Dra(dra, claims, () -> clock.now().toEpochMilli() * 1_000_000L),
             new SimBinder(boundNode),
             parallelizer,
-            name -> false);
+            name -> null);
     DynamicResources d = null;
     for (var p : framework.plugins()) {
       if (p instanceof DynamicResources x) {

@@ -21,6 +21,15 @@ public final class NodeWrapper {
     return this;
   }
 
+  /** Allocatable (and capacity) quantities: name, quantity pairs. */
+  public NodeWrapper allocatable(String... resourceQuantity) {
+    java.util.Map<String, io.fabric8.kubernetes.api.model.Quantity> q = new java.util.TreeMap<>();
+    Make.pairs(resourceQuantity)
+        .forEach((k, v) -> q.put(k, new io.fabric8.kubernetes.api.model.Quantity(v)));
+    b.editOrNewStatus().withAllocatable(q).withCapacity(q).endStatus();
+    return this;
+  }
+
   public Node obj() {
     return new NodeBuilder(b.build()).build();
   }

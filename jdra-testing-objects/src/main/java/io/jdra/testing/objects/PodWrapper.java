@@ -98,6 +98,23 @@ public final class PodWrapper {
     return this;
   }
 
+  /** A container with resource limits (and requests, as defaulting makes them): name, quantity. */
+  public PodWrapper containerWithLimits(String name, String... resourceQuantity) {
+    java.util.Map<String, io.fabric8.kubernetes.api.model.Quantity> q = new java.util.TreeMap<>();
+    Make.pairs(resourceQuantity)
+        .forEach((k, v) -> q.put(k, new io.fabric8.kubernetes.api.model.Quantity(v)));
+    containers.add(
+        new ContainerBuilder()
+            .withName(name)
+            .withImage("registry.k8s.io/pause")
+            .withNewResources()
+            .withLimits(q)
+            .withRequests(q)
+            .endResources()
+            .build());
+    return this;
+  }
+
   public PodWrapper ownerReference(String kind, String name, String uid) {
     b.editMetadata()
         .addNewOwnerReference()

@@ -1,16 +1,23 @@
 package io.jdra.scheduler.plugins.dynamicresources;
 
+import io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -144,6 +151,49 @@ public final class ApiClaimWriter implements ClaimWriter {
             .build();
     client.resource(update).updateStatus();
     ctx.logger().v(2).info("Deallocated claim", "claim", DraManager.key(claim));
+  }
+
+  @Override
+  public ResourceClaim createClaim(Ctx ctx, ResourceClaim claim) {
+    ResourceClaim fresh =
+        new ResourceClaimBuilder()
+            .withNewMetadata()
+            .withNamespace(claim.getMetadata().getNamespace())
+            .withGenerateName(claim.getMetadata().getGenerateName())
+            .withOwnerReferences(claim.getMetadata().getOwnerReferences())
+            .withAnnotations(claim.getMetadata().getAnnotations())
+            .endMetadata()
+            .withSpec(claim.getSpec())
+            .build();
+    return client.resource(fresh).create();
+  }
+
+  @Override
+  public void deleteClaim(Ctx ctx, ResourceClaim claim) {
+    client
+        .resources(ResourceClaim.class)
+        .inNamespace(claim.getMetadata().getNamespace())
+        .withName(claim.getMetadata().getName())
+        .delete();
+    ctx.logger().v(5).info("Deleted claim", "claim", DraManager.key(claim));
+  }
+
+  @Override
+  public void setExtendedResourceClaimStatus(
+      Ctx ctx, Pod pod, String claimName, List<ContainerExtendedResourceRequest> mappings) {
+    PodExtendedResourceClaimStatus st =
+        new PodExtendedResourceClaimStatusBuilder()
+            .withResourceClaimName(claimName)
+            .withRequestMappings(mappings)
+            .build();
+    String patch =
+        Serialization.asJson(Map.of("status", Map.of("extendedResourceClaimStatus", st)));
+    client
+        .pods()
+        .inNamespace(pod.getMetadata().getNamespace())
+        .withName(pod.getMetadata().getName())
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
   }
 
   private ResourceClaim get(ResourceClaim c) {

@@ -29,4 +29,26 @@ public interface ClaimWriter {
 
   /** Clears allocation, reservedFor and device status (PostFilter). */
   void deallocate(Ctx ctx, ResourceClaim claim) throws Exception;
+
+  /**
+   * Creates {@code claim} (its metadata and spec; name from {@code generateName}, no status): the
+   * extended-resource claim of a pod.
+   *
+   * @return the claim as created
+   */
+  ResourceClaim createClaim(Ctx ctx, ResourceClaim claim) throws Exception;
+
+  /** Deletes the claim if it still exists (an extended-resource claim that did not bind). */
+  void deleteClaim(Ctx ctx, ResourceClaim claim) throws Exception;
+
+  /**
+   * Writes {@code pod.status.extendedResourceClaimStatus}: the claim's name and which container and
+   * resource each of its requests serves.
+   */
+  void setExtendedResourceClaimStatus(
+      Ctx ctx,
+      Pod pod,
+      String claimName,
+      java.util.List<io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest> mappings)
+      throws Exception;
 }

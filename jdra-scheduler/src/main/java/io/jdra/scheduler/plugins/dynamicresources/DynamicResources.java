@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -62,6 +63,7 @@ public final class DynamicResources
   private final boolean filterTimeoutEnabled;
   private final LongSupplier nanoClock;
   private final ClaimWriter writer;
+  private final Function<String, String> extendedResourceClass;
 
   /**
    * @param writer the API calls of PreBind, Unreserve and PostFilter (null in pure unit tests:
@@ -75,11 +77,26 @@ public final class DynamicResources
       boolean filterTimeoutEnabled,
       LongSupplier nanoClock,
       ClaimWriter writer) {
+    this(manager, args, filterTimeoutEnabled, nanoClock, writer, name -> null);
+  }
+
+  /**
+   * @param extendedResourceClass the DeviceClass backing an extended resource name, or null when
+   *     none does or DRAExtendedResource is off
+   */
+  public DynamicResources(
+      DraManager manager,
+      DynamicResourcesArgs args,
+      boolean filterTimeoutEnabled,
+      LongSupplier nanoClock,
+      ClaimWriter writer,
+      Function<String, String> extendedResourceClass) {
     this.manager = manager;
     this.args = args;
     this.filterTimeoutEnabled = filterTimeoutEnabled;
     this.nanoClock = nanoClock;
     this.writer = writer;
+    this.extendedResourceClass = extendedResourceClass;
   }
 
   @Override
@@ -109,7 +126,8 @@ public final class DynamicResources
   @Override
   public Result preFilter(Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     Pod p = pod.pod();
-    if (!PodClaims.hasClaims(p)) {
+    Map<String, Long> extended = ExtendedResourceClaims.podRequests(p, extendedResourceClass);
+    if (!PodClaims.hasClaims(p) && extended.isEmpty()) {
       return Result.of(Status.skip());
     }
     PodClaims.Result r = PodClaims.resolve(p, manager);
@@ -117,6 +135,13 @@ public final class DynamicResources
       return Result.of(Status.unresolvable(f.message()));
     }
     List<PodClaims.Entry> claims = ((PodClaims.Resolved) r).entries();
+    int extendedIndex = -1;
+    if (!extended.isEmpty()) {
+      ResourceClaim ext = ExtendedResourceClaims.existing(p, manager.listClaims());
+      claims = new ArrayList<>(claims);
+      extendedIndex = claims.size();
+      claims.add(new PodClaims.Entry(null, ext != null ? ext : ExtendedResourceClaims.inMemory(p)));
+    }
     if (claims.isEmpty()) {
       return Result.of(Status.skip());
     }
@@ -133,6 +158,10 @@ public final class DynamicResources
         // A shared claim another pod is allocating right now: wait for its write.
         return Result.of(Status.unschedulable("resourceclaim is being allocated for another pod"));
       }
+      if (i == extendedIndex) {
+        toAllocate.add(i); // its requests are made per node in Filter
+        continue;
+      }
       Status classes = verifyClasses(claim);
       if (classes != null) {
         return Result.of(classes);
@@ -148,13 +177,15 @@ public final class DynamicResources
       allocator =
           Allocator.create(manager.allocatedState(), manager.classLister(), manager.sliceIndex());
     }
-    state.write(
-        StateData.KEY,
+    StateData s =
         new StateData(
             claims,
             toAllocate.stream().mapToInt(Integer::intValue).toArray(),
             claimsToAllocate,
-            allocator));
+            allocator);
+    s.extendedIndex = extendedIndex;
+    s.extendedRequests = extended;
+    state.write(StateData.KEY, s);
     return Result.of(Status.success());
   }
 
@@ -198,6 +229,25 @@ public final class DynamicResources
       return null;
     }
     Node node = nodeInfo.node();
+    List<ResourceClaim> forNode = s.claimsToAllocate;
+    if (s.extendedIndex >= 0) {
+      ResourceClaim ext = s.claims.get(s.extendedIndex).claim();
+      if (!ExtendedResourceClaims.isInMemory(ext)) {
+        // Made by an earlier attempt that did not bind: PostFilter deletes it, then anew.
+        return Status.unresolvable("cannot schedule extended resource claim");
+      }
+      switch (ExtendedResourceClaims.forNode(
+          pod.pod(), ext, s.extendedRequests, extendedResourceClass, node)) {
+        case ExtendedResourceClaims.CannotFit c -> {
+          return Status.unschedulable("cannot fit resource " + c.resource());
+        }
+        case ExtendedResourceClaims.NoneViaDra n -> forNode = withExtended(s, ext, null);
+        case ExtendedResourceClaims.ViaDra v -> {
+          s.nodeExtendedClaims.put(nodeInfo.name(), v.claim());
+          forNode = withExtended(s, ext, v.claim());
+        }
+      }
+    }
     for (int i = 0; i < s.claims.size(); i++) {
       ResourceClaim claim = s.claims.get(i).claim();
       if (!isAllocated(claim)) {
@@ -220,7 +270,10 @@ public final class DynamicResources
             : Deadline.none();
     AllocationOutcome outcome;
     try {
-      outcome = s.allocator.allocate(node, s.claimsToAllocate, deadline);
+      outcome =
+          forNode.isEmpty()
+              ? new AllocationOutcome.Allocated(List.of())
+              : s.allocator.allocate(node, forNode, deadline);
     } catch (AllocationException e) {
       if (e.isNodeLocal()) {
         return Status.unschedulable(e.getMessage());
@@ -231,9 +284,11 @@ public final class DynamicResources
       return Status.error(e);
     }
     if (outcome instanceof AllocationOutcome.Allocated a) {
-      List<AllocationResult> results = new ArrayList<>(a.results().size());
-      for (io.fabric8.kubernetes.api.model.resource.v1.AllocationResult ar : a.results()) {
-        results.add(ar);
+      List<AllocationResult> results = new ArrayList<>(s.claimsToAllocate.size());
+      results.addAll(a.results());
+      if (forNode.size() < s.claimsToAllocate.size()) {
+        // The extended-resource claim needs nothing here: keep the positions aligned.
+        results.add(s.claimsToAllocate.indexOf(s.claims.get(s.extendedIndex).claim()), null);
       }
       s.nodeAllocations.put(nodeInfo.name(), results);
       return null;
@@ -253,6 +308,23 @@ public final class DynamicResources
               u.explanation().render());
     }
     return Status.unschedulable("cannot allocate all claims");
+  }
+
+  /**
+   * The claims to allocate on one node: the in-memory extended-resource claim replaced by the
+   * node's variant, or left out when the node needs none.
+   */
+  private static List<ResourceClaim> withExtended(
+      StateData s, ResourceClaim inMemory, ResourceClaim variant) {
+    List<ResourceClaim> out = new ArrayList<>(s.claimsToAllocate.size());
+    for (ResourceClaim c : s.claimsToAllocate) {
+      if (c != inMemory) {
+        out.add(c);
+      } else if (variant != null) {
+        out.add(variant);
+      }
+    }
+    return out;
   }
 
   @Override
@@ -293,6 +365,17 @@ public final class DynamicResources
   public Status postFilter(
       Ctx ctx, CycleState state, PodInfo pod, Map<String, Status> filteredNodes) {
     StateData s = state.read(StateData.KEY, StateData.class);
+    if (s != null && s.extendedIndex >= 0 && writer != null) {
+      ResourceClaim ext = s.claims.get(s.extendedIndex).claim();
+      if (!ExtendedResourceClaims.isInMemory(ext)) {
+        try {
+          writer.deleteClaim(ctx, ext);
+          return Status.unschedulable("deletion of ResourceClaim for extended resources completed");
+        } catch (Exception e) {
+          return Status.error(e);
+        }
+      }
+    }
     if (s == null || s.unavailableClaims.isEmpty()) {
       return Status.unschedulable("no new claims to deallocate");
     }
@@ -346,7 +429,9 @@ public final class DynamicResources
     }
     long score = 0;
     for (int c = 0; c < results.size(); c++) {
-      score += claimScore(s.claimsToAllocate.get(c), results.get(c));
+      if (results.get(c) != null) {
+        score += claimScore(s.claimsToAllocate.get(c), results.get(c));
+      }
     }
     return score;
   }
@@ -397,6 +482,12 @@ public final class DynamicResources
       for (int k = 0; k < s.toAllocate.length; k++) {
         int i = s.toAllocate[k];
         ResourceClaim claim = s.claims.get(i).claim();
+        if (i == s.extendedIndex) {
+          if (results.get(k) == null) {
+            continue; // device plugins provide the extended resources on this node
+          }
+          claim = s.nodeExtendedClaims.get(nodeName);
+        }
         ResourceClaim allocated =
             new ResourceClaimBuilder(claim)
                 .editOrNewStatus()
@@ -422,6 +513,16 @@ public final class DynamicResources
     StateData s = state.read(StateData.KEY, StateData.class);
     if (s == null) {
       return;
+    }
+    ResourceClaim created = s.createdExtendedClaim;
+    if (created != null && writer != null) {
+      // Upstream deletes the claim it made; the next attempt makes a new one.
+      try {
+        writer.deleteClaim(ctx, created);
+      } catch (Exception ex) {
+        ctx.logger()
+            .error(ex, "Unreserve: deleting the extended-resource claim failed", "pod", pod.key());
+      }
     }
     for (PodClaims.Entry e : s.claims) {
       ResourceClaim claim = e.claim();
@@ -474,6 +575,18 @@ public final class DynamicResources
       if (allocated != null && manager.features().deviceBindingAndStatus()) {
         allocated = BindingConditions.withAllocationTimestamp(allocated, ctx.clock().now());
       }
+      if (i == s.extendedIndex) {
+        if (allocated == null) {
+          continue; // nothing through DRA on this node
+        }
+        try {
+          written.add(bindExtendedClaim(ctx, s, allocated, pod.pod()));
+        } catch (Exception ex) {
+          return Status.error(
+              new RuntimeException("create claim for extended resources: " + ex.getMessage(), ex));
+        }
+        continue;
+      }
       try {
         ResourceClaim w = writer.bindClaim(ctx, e.claim(), allocated, pod.pod(), e.podClaim());
         manager.assumeClaimAfterApiCall(w);
@@ -488,6 +601,38 @@ public final class DynamicResources
       return BindingConditions.await(ctx, manager, written, args.bindingTimeout());
     }
     return null;
+  }
+
+  /**
+   * Creates the pod's extended-resource claim (named from its generateName), records the allocation
+   * and reservation as for any claim, then tells the kubelet through {@code
+   * pod.status.extendedResourceClaimStatus} which container gets which request.
+   */
+  private ResourceClaim bindExtendedClaim(Ctx ctx, StateData s, ResourceClaim allocated, Pod pod)
+      throws Exception {
+    String tempUid = allocated.getMetadata().getUid();
+    ResourceClaim created = writer.createClaim(ctx, allocated);
+    s.createdExtendedClaim = created;
+    ResourceClaim withAllocation =
+        new ResourceClaimBuilder(created)
+            .editOrNewStatus()
+            .withAllocation(allocated.getStatus().getAllocation())
+            .endStatus()
+            .build();
+    ResourceClaim w = writer.bindClaim(ctx, created, withAllocation, pod, null);
+    manager.assumeClaimAfterApiCall(w);
+    manager.removeClaimPendingAllocation(pod.getMetadata().getUid(), tempUid);
+    writer.setExtendedResourceClaimStatus(
+        ctx, pod, w.getMetadata().getName(), ExtendedResourceClaims.requestMappings(w, pod));
+    ctx.logger()
+        .v(5)
+        .info(
+            "Created claim for extended resources",
+            "pod",
+            pod.getMetadata().getName(),
+            "claim",
+            DraManager.key(w));
+    return w;
   }
 
   // ---- Events -------------------------------------------------------------------------------

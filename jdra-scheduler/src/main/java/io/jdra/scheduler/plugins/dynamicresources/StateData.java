@@ -40,6 +40,18 @@ final class StateData {
   /** Indexes of allocated claims that some node rejected (PostFilter may deallocate one). */
   final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
 
+  /** Index in {@link #claims} of the extended-resource claim, or -1 when the pod has none. */
+  int extendedIndex = -1;
+
+  /** The pod's DRA-backed extended resources and how many of each (empty when none). */
+  Map<String, Long> extendedRequests = Map.of();
+
+  /** Node name -> that node's variant of the extended-resource claim, from Filter. */
+  final Map<String, ResourceClaim> nodeExtendedClaims = new ConcurrentHashMap<>();
+
+  /** The extended-resource claim PreBind created, for Unreserve to delete; else null. */
+  volatile ResourceClaim createdExtendedClaim;
+
   /** Claims with the allocation chosen in Reserve, by index; null before Reserve. */
   volatile ResourceClaim[] reserved;
 

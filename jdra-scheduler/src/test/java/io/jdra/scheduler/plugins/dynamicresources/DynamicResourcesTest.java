@@ -67,6 +67,43 @@ class DynamicResourcesTest {
     public void deallocate(Ctx ctx, ResourceClaim claim) {
       calls.add("deallocate " + claim.getMetadata().getName());
     }
+
+    @Override
+    public ResourceClaim createClaim(Ctx ctx, ResourceClaim claim) {
+      String name = claim.getMetadata().getGenerateName() + "abcde";
+      calls.add("create " + name);
+      return new ResourceClaimBuilder(claim)
+          .editMetadata()
+          .withName(name)
+          .withUid("uid-" + name)
+          .withResourceVersion(Long.toString(++rv))
+          .endMetadata()
+          .withStatus(null)
+          .build();
+    }
+
+    @Override
+    public void deleteClaim(Ctx ctx, ResourceClaim claim) {
+      calls.add("delete " + claim.getMetadata().getName());
+    }
+
+    @Override
+    public void setExtendedResourceClaimStatus(
+        Ctx ctx,
+        Pod pod,
+        String claimName,
+        List<io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest> mappings) {
+      StringBuilder b = new StringBuilder("extendedResourceClaimStatus " + claimName);
+      for (var m : mappings) {
+        b.append(' ')
+            .append(m.getContainerName())
+            .append('/')
+            .append(m.getResourceName())
+            .append('=')
+            .append(m.getRequestName());
+      }
+      calls.add(b.toString());
+    }
   }
 
   final DraManager dra = new DraManager(AllocatorFeatures.defaults(), true);
@@ -306,6 +343,124 @@ class DynamicResourcesTest {
     dra.claimChanged(
         Make.claim("a").namespace("ns").uid("c-a").resourceVersion("2").request(DRIVER).obj());
     assertThat(dra.allocatedState().isAllocatedExclusively(DRIVER, "node-1", "gpu-0")).isTrue();
+  }
+
+  DynamicResources extendedPlugin() {
+    dra.classChanged(
+        Make.deviceClass(DRIVER).driver(DRIVER).extendedResourceName("example.com/gpu").obj());
+    return new DynamicResources(
+        dra,
+        DynamicResourcesArgs.defaults(),
+        true,
+        nanos::get,
+        writer,
+        name ->
+            name.equals("example.com/gpu")
+                    || name.equals("deviceclass.resource.kubernetes.io/" + DRIVER)
+                ? DRIVER
+                : null);
+  }
+
+  static Pod extendedPod() {
+    return Make.pod("p0")
+        .namespace("ns")
+        .uid("uid-p0")
+        .containerWithLimits("init", "example.com/gpu", "1")
+        .containerWithLimits(
+            "ctr0", "cpu", "1", "deviceclass.resource.kubernetes.io/" + DRIVER, "2")
+        .obj();
+  }
+
+  /**
+   * A pod asking for DRA-backed extended resources gets one claim made for it: one request per
+   * container and resource, created in PreBind with the pod as controller, then the pod's status
+   * maps each container's resource to its request.
+   */
+  @Test
+  void extendedResources_claimMadeAllocatedAndRecordedInPodStatus() {
+    cluster(1, 4);
+    DynamicResources pl = extendedPlugin();
+    CycleState st = new CycleState();
+    PodInfo p = new PodInfo(extendedPod());
+    assertThat(Status.ok(pl.preFilter(CTX, st, p, List.of()).status())).isTrue();
+    assertThat(Status.ok(pl.filter(CTX, st, p, node("node-1")))).isTrue();
+    assertThat(pl.allocations(st).get("node-1").get(0).getDevices().getResults())
+        .extracting(r -> r.getRequest())
+        .as("init container: its only request; ctr0: cpu sorts first, so the GPU request is 1")
+        .containsExactly("container-0-request-0", "container-1-request-1", "container-1-request-1");
+    assertThat(Status.ok(pl.reserve(CTX, st, p, "node-1"))).isTrue();
+    assertThat(Status.ok(pl.preBind(CTX, st, p, "node-1"))).isTrue();
+    assertThat(writer.calls)
+        .containsExactly(
+            "create p0-extended-resources-abcde",
+            "bind p0-extended-resources-abcde",
+            "extendedResourceClaimStatus p0-extended-resources-abcde"
+                + " init/example.com/gpu=container-0-request-0"
+                + " ctr0/deviceclass.resource.kubernetes.io/gpu.example.com=container-1-request-1");
+    ResourceClaim made = dra.getClaim("ns", "p0-extended-resources-abcde").orElseThrow();
+    assertThat(made.getMetadata().getAnnotations())
+        .containsEntry("resource.kubernetes.io/extended-resource-claim", "true");
+    assertThat(made.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo("uid-p0");
+    assertThat(ResourceClaims.isReservedForPod(p.pod(), made)).isTrue();
+    assertThat(made.getStatus().getAllocation().getDevices().getResults()).hasSize(3);
+  }
+
+  /** A node whose allocatable has the resources (a device plugin) needs no claim. */
+  @Test
+  void extendedResources_nodeWithDevicePluginNeedsNoClaim() {
+    cluster(1, 4);
+    DynamicResources pl = extendedPlugin();
+    CycleState st = new CycleState();
+    PodInfo p = new PodInfo(extendedPod());
+    pl.preFilter(CTX, st, p, List.of());
+    NodeInfo plugin =
+        NodeInfo.of(
+            Make.node("node-1")
+                .labels("kubernetes.io/hostname", "node-1")
+                .allocatable(
+                    "example.com/gpu", "4", "deviceclass.resource.kubernetes.io/" + DRIVER, "4")
+                .obj());
+    assertThat(Status.ok(pl.filter(CTX, st, p, plugin))).isTrue();
+    assertThat(Status.ok(pl.reserve(CTX, st, p, "node-1"))).isTrue();
+    assertThat(Status.ok(pl.preBind(CTX, st, p, "node-1"))).isTrue();
+    assertThat(writer.calls).isEmpty();
+  }
+
+  /** Not enough devices: unschedulable, with the allocator's explanation. */
+  @Test
+  void extendedResources_tooFewDevicesIsUnschedulable() {
+    cluster(1, 2);
+    DynamicResources pl = extendedPlugin();
+    CycleState st = new CycleState();
+    PodInfo p = new PodInfo(extendedPod());
+    pl.preFilter(CTX, st, p, List.of());
+    Status s = pl.filter(CTX, st, p, node("node-1"));
+    assertThat(Status.ok(s)).isFalse();
+    assertThat(s.message()).contains("cannot allocate all claims");
+  }
+
+  /** A claim left by an attempt that did not bind is deleted in PostFilter, then tried anew. */
+  @Test
+  void extendedResources_staleClaimIsDeletedInPostFilter() {
+    cluster(1, 4);
+    DynamicResources pl = extendedPlugin();
+    Pod pod = extendedPod();
+    ResourceClaim stale =
+        new io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder(
+                ExtendedResourceClaims.inMemory(pod))
+            .editMetadata()
+            .withName("p0-extended-resources-old")
+            .withResourceVersion("3")
+            .endMetadata()
+            .build();
+    dra.claimChanged(stale);
+    CycleState st = new CycleState();
+    PodInfo p = new PodInfo(pod);
+    pl.preFilter(CTX, st, p, List.of());
+    assertThat(pl.filter(CTX, st, p, node("node-1")).message())
+        .isEqualTo("cannot schedule extended resource claim");
+    pl.postFilter(CTX, st, p, java.util.Map.of());
+    assertThat(writer.calls).containsExactly("delete p0-extended-resources-old");
   }
 
   @Test
