@@ -25,10 +25,10 @@ import java.util.Map;
  *   <li>not ready before ready;
  *   <li>lower {@code controller.kubernetes.io/pod-deletion-cost} first;
  *   <li>more related pods on the same node ("doubled up") first;
- *   <li>ready for a shorter time first, compared in log2 buckets of the time since (ties in a
- *       bucket broken by UID, so the choice is random but stable);
+ *   <li>ready for a shorter time first, compared in log2 buckets of the time since;
  *   <li>more container restarts first;
- *   <li>created more recently first, in the same log2 buckets.
+ *   <li>created more recently first, in the same log2 buckets;
+ *   <li>by UID, so the choice among equals is random but stable.
  * </ol>
  */
 public final class ActivePodsWithRanks {
@@ -104,15 +104,26 @@ public final class ActivePodsWithRanks {
     if (restartsA != restartsB) {
       return Integer.compare(restartsB, restartsA);
     }
-    return compareTimes(
-        PodUtil.time(a.getMetadata().getCreationTimestamp()),
-        PodUtil.time(b.getMetadata().getCreationTimestamp()),
-        a,
-        b,
-        now);
+    int created =
+        compareTimes(
+            PodUtil.time(a.getMetadata().getCreationTimestamp()),
+            PodUtil.time(b.getMetadata().getCreationTimestamp()),
+            a,
+            b,
+            now);
+    if (created != 0 || now == null) {
+      return created;
+    }
+    return String.valueOf(a.getMetadata().getUid())
+        .compareTo(String.valueOf(b.getMetadata().getUid()));
   }
 
-  /** Newer (or unknown) first; in log2 buckets of the age when both are known. */
+  /**
+   * Newer (or unknown) first. With {@code now}, in log2 buckets of the age: pods in one bucket tie
+   * here and are ordered by the later criteria, then by UID. (Upstream decides a tie within a
+   * bucket by UID at once; Go's sort tolerates that order not being transitive, Java's does not, so
+   * the UID comes last here, which keeps the order total.)
+   */
   private static int compareTimes(Instant ta, Instant tb, Pod a, Pod b, Instant now) {
     if (ta == null && tb == null || ta != null && ta.equals(tb)) {
       return 0;
@@ -123,11 +134,7 @@ public final class ActivePodsWithRanks {
     if (now == null) {
       return tb.compareTo(ta); // newer first, exactly
     }
-    long diff = logRank(Duration.between(ta, now)) - logRank(Duration.between(tb, now));
-    if (diff == 0) {
-      return a.getMetadata().getUid().compareTo(b.getMetadata().getUid());
-    }
-    return diff < 0 ? -1 : 1;
+    return Long.compare(logRank(Duration.between(ta, now)), logRank(Duration.between(tb, now)));
   }
 
   private static long logRank(Duration d) {
