@@ -3,7 +3,6 @@ package io.jdra.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,10 +28,7 @@ class BasicDemosE2ETest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    Assumptions.assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
-    Path ex = Paths.examples();
-    Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
-    demos = ex.resolve("dra-example-driver/demo/examples");
+    demos = Demos.examplesOrSkip();
     up = JdraUpProcess.start(dir.resolve("data"));
   }
 
@@ -50,7 +45,7 @@ class BasicDemosE2ETest {
     Path manifest = demos.resolve(ns + "/" + ns + ".yaml");
     up.kubectl().run("apply", "-f", manifest.toString()).ok();
     KubernetesClient c = up.client();
-    awaitRunning(c, ns, "pod0", "pod1");
+    Demos.awaitRunning(up, ns, "pod0", "pod1");
 
     List<ResourceClaim> claims =
         c.dynamicResourceAllocation().v1().resourceClaims().inNamespace(ns).list().getItems();
@@ -172,20 +167,5 @@ class BasicDemosE2ETest {
         .anyMatch(l -> l.startsWith("dra_resource_claims_in_use{") && l.contains("node=\"node-1\""))
         .contains("workqueue_depth{name=\"resource_claim\"} 0.0")
         .anyMatch(l -> l.startsWith("scheduler_pending_pods{queue=\"active\"}"));
-  }
-
-  static void awaitRunning(KubernetesClient c, String ns, String... pods) {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(200))
-        .untilAsserted(() -> {
-          for (String name : pods) {
-            Pod p = c.pods().inNamespace(ns).withName(name).get();
-            assertThat(p).as(ns + "/" + name).isNotNull();
-            assertThat(p.getStatus().getPhase())
-                .as(ns + "/" + name + " phase; jdra up log:\n" + up.logTail())
-                .isEqualTo("Running");
-          }
-        });
   }
 }

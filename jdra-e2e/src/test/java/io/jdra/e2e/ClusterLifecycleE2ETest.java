@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,10 +30,7 @@ class ClusterLifecycleE2ETest {
 
   @BeforeAll
   static void examples() {
-    Assumptions.assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
-    Path ex = Paths.examples();
-    Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
-    demos = ex.resolve("dra-example-driver/demo/examples");
+    demos = Demos.examplesOrSkip();
   }
 
   /**

@@ -15,6 +15,36 @@ final class Demos {
 
   private Demos() {}
 
+  /**
+   * The dra-example-driver demos directory; skips the calling test class when kubectl or the
+   * upstream examples are missing.
+   */
+  static java.nio.file.Path examplesOrSkip() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Paths.kubectl() != null, "kubectl not installed; skipping");
+    java.nio.file.Path ex = Paths.examples();
+    org.junit.jupiter.api.Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
+    return ex.resolve("dra-example-driver/demo/examples");
+  }
+
+  /** Waits until {@code kubectl logs} of the pod shows {@code text}. */
+  static void awaitLogLine(JdraUpProcess up, String ns, String pod, String text) {
+    await()
+        .atMost(TIMEOUT)
+        .pollInterval(POLL)
+        .untilAsserted(() -> {
+          Kubectl.Result r = up.kubectl().run("logs", "-n", ns, pod);
+          assertThat(r.out()).as(ns + "/" + pod + " logs; " + r.err()).contains(text);
+        });
+  }
+
+  /** Deletes the manifest and waits until its namespace and claims are gone. */
+  static void deleteAndAwaitGone(JdraUpProcess up, String ns, java.nio.file.Path manifest)
+      throws Exception {
+    up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found").ok();
+    awaitNamespaceAndClaimsGone(up, ns);
+  }
+
   static List<ResourceClaim> claims(JdraUpProcess up, String ns) throws Exception {
     return up.client()
         .dynamicResourceAllocation()

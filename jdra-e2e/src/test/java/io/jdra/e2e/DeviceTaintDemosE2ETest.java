@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,10 +45,7 @@ class DeviceTaintDemosE2ETest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    Assumptions.assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
-    Path ex = Paths.examples();
-    Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
-    demos = ex.resolve("dra-example-driver/demo/examples/device-taints-tolerations");
+    demos = Demos.examplesOrSkip().resolve("device-taints-tolerations");
     up = JdraUpProcess.start(dir.resolve("data"), "--feature-gates=DRADeviceTaintRules=true");
   }
 

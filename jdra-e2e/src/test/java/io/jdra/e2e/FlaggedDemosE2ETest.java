@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,10 +24,7 @@ class FlaggedDemosE2ETest {
 
   @BeforeAll
   static void examples() {
-    Assumptions.assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
-    Path ex = Paths.examples();
-    Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
-    demos = ex.resolve("dra-example-driver/demo/examples");
+    demos = Demos.examplesOrSkip();
   }
 
   /** Both pods share one GPU, each claim consuming its 16Gi and 20 compute with its own share. */
@@ -52,9 +48,9 @@ class FlaggedDemosE2ETest {
         assertThat(r.getConsumedCapacity().get("compute").toString()).isEqualTo("20");
       }
       for (String pod : List.of("pod0", "pod1")) {
-        awaitLogLine(up, ns, pod, "declare -x GPU_DEVICE_" + gpuNumber(results.get(0)) + "=");
+        Demos.awaitLogLine(up, ns, pod, "declare -x GPU_DEVICE_" + gpuNumber(results.get(0)) + "=");
       }
-      deleteAndAwaitGone(up, ns, manifest);
+      Demos.deleteAndAwaitGone(up, ns, manifest);
     }
   }
 
@@ -72,7 +68,7 @@ class FlaggedDemosE2ETest {
               .atMost(Duration.ofSeconds(60))
               .pollInterval(Duration.ofMillis(200))
               .until(
-                  () -> claims(up, ns).stream().findFirst().orElse(null),
+                  () -> Demos.claims(up, ns).stream().findFirst().orElse(null),
                   c -> c != null && c.getStatus() != null && c.getStatus().getAllocation() != null);
       List<String> devices =
           claim.getStatus().getAllocation().getDevices().getResults().stream()
@@ -80,9 +76,9 @@ class FlaggedDemosE2ETest {
               .toList();
       assertThat(devices).hasSize(2).allMatch(d -> d.matches("gpu-[01]-partition-[0-3]"));
       for (String d : devices) {
-        awaitLogLine(up, ns, "pod0", "=\"" + d + "\"");
+        Demos.awaitLogLine(up, ns, "pod0", "=\"" + d + "\"");
       }
-      deleteAndAwaitGone(up, ns, manifest);
+      Demos.deleteAndAwaitGone(up, ns, manifest);
     }
   }
 
@@ -114,9 +110,9 @@ class FlaggedDemosE2ETest {
         assertThat(r.getConsumedCapacity().get("compute").toString()).isEqualTo("10");
       }
       for (String pod : List.of("pod0", "pod1")) {
-        awaitLogLine(up, ns, pod, "=\"" + device + "\"");
+        Demos.awaitLogLine(up, ns, pod, "=\"" + device + "\"");
       }
-      deleteAndAwaitGone(up, ns, manifest);
+      Demos.deleteAndAwaitGone(up, ns, manifest);
     }
   }
 
@@ -141,11 +137,11 @@ class FlaggedDemosE2ETest {
           .extracting(r -> r.getShareID())
           .doesNotContainNull()
           .doesNotHaveDuplicates();
-      awaitLogLine(up, ns, "pod0", "_INGRESS_RATE=\"10000000000\"");
-      awaitLogLine(up, ns, "pod0", "_EGRESS_RATE=\"5000000000\"");
-      awaitLogLine(up, ns, "pod1", "_INGRESS_RATE=\"5000000000\"");
-      awaitLogLine(up, ns, "pod1", "_EGRESS_RATE=\"5000000000\"");
-      deleteAndAwaitGone(up, ns, manifest);
+      Demos.awaitLogLine(up, ns, "pod0", "_INGRESS_RATE=\"10000000000\"");
+      Demos.awaitLogLine(up, ns, "pod0", "_EGRESS_RATE=\"5000000000\"");
+      Demos.awaitLogLine(up, ns, "pod1", "_INGRESS_RATE=\"5000000000\"");
+      Demos.awaitLogLine(up, ns, "pod1", "_EGRESS_RATE=\"5000000000\"");
+      Demos.deleteAndAwaitGone(up, ns, manifest);
     }
   }
 
@@ -155,7 +151,7 @@ class FlaggedDemosE2ETest {
         .pollInterval(Duration.ofMillis(200))
         .until(
             () ->
-                claims(up, ns).stream()
+                Demos.claims(up, ns).stream()
                     .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
                     .toList(),
             cs -> cs.size() == n);
@@ -163,16 +159,6 @@ class FlaggedDemosE2ETest {
 
   private static String gpuNumber(DeviceRequestAllocationResult r) {
     return r.getDevice().substring("gpu-".length());
-  }
-
-  private static List<ResourceClaim> claims(JdraUpProcess up, String ns) throws Exception {
-    return up.client()
-        .dynamicResourceAllocation()
-        .v1()
-        .resourceClaims()
-        .inNamespace(ns)
-        .list()
-        .getItems();
   }
 
   private static List<DeviceRequestAllocationResult> awaitResults(
@@ -183,7 +169,7 @@ class FlaggedDemosE2ETest {
         .until(
             () -> {
               List<ResourceClaim> cs =
-                  claims(up, ns).stream()
+                  Demos.claims(up, ns).stream()
                       .filter(c -> names.contains(c.getMetadata().getName()))
                       .filter(c -> c.getStatus() != null && c.getStatus().getAllocation() != null)
                       .toList();
@@ -195,27 +181,5 @@ class FlaggedDemosE2ETest {
                       .toList();
             },
             r -> r != null);
-  }
-
-  private static void awaitLogLine(JdraUpProcess up, String ns, String pod, String text) {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(300))
-        .untilAsserted(() -> {
-          Kubectl.Result r = up.kubectl().run("logs", "-n", ns, pod);
-          assertThat(r.out()).as(ns + "/" + pod + " logs; " + r.err()).contains(text);
-        });
-  }
-
-  private static void deleteAndAwaitGone(JdraUpProcess up, String ns, Path manifest)
-      throws Exception {
-    up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found").ok();
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(200))
-        .untilAsserted(() -> {
-          assertThat(claims(up, ns)).as("claims of " + ns).isEmpty();
-          assertThat(up.client().namespaces().withName(ns).get()).as("namespace").isNull();
-        });
   }
 }

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,10 +33,7 @@ class SharingDemosE2ETest {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    Assumptions.assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
-    Path ex = Paths.examples();
-    Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
-    demos = ex.resolve("dra-example-driver/demo/examples");
+    demos = Demos.examplesOrSkip();
     up = JdraUpProcess.start(dir.resolve("data"));
   }
 
@@ -75,7 +70,7 @@ class SharingDemosE2ETest {
     Path manifest = v021("gpu-test1");
     String ns = "gpu-test1";
     apply(manifest);
-    awaitRunning(ns, "pod0", "pod1");
+    Demos.awaitRunning(up, ns, "pod0", "pod1");
     List<String> pod0 = gpus(env(ns, "pod0", "ctr0"));
     List<String> pod1 = gpus(env(ns, "pod1", "ctr0"));
     assertThat(pod0).hasSize(1);
@@ -107,7 +102,7 @@ class SharingDemosE2ETest {
   void adminAccessSeesEveryGpu() throws Exception {
     Demo d = demo("admin-access");
     apply(d.manifest());
-    awaitRunning(d.ns(), "pod0");
+    Demos.awaitRunning(up, d.ns(), "pod0");
     Map<String, String> env = env(d.ns(), "pod0", "ctr0");
     assertThat(env).containsEntry("DRA_ADMIN_ACCESS", "true");
     assertThat(gpus(env))
@@ -131,7 +126,7 @@ class SharingDemosE2ETest {
   /** init0 runs first and completes, then ctr0 runs; both see the one GPU of the pod's claim. */
   private static void checkInitContainerSharesGpu(Demo d) throws Exception {
     apply(d.manifest());
-    awaitRunning(d.ns(), "pod0");
+    Demos.awaitRunning(up, d.ns(), "pod0");
     Pod pod = up.client().pods().inNamespace(d.ns()).withName("pod0").get();
     assertThat(pod.getStatus().getInitContainerStatuses())
         .singleElement()
@@ -151,7 +146,7 @@ class SharingDemosE2ETest {
   void prioritizedAlternativesFallBackAndPrefer() throws Exception {
     Demo d = demo("prioritized-alternatives");
     apply(d.manifest());
-    awaitRunning(d.ns(), "pod0", "pod1");
+    Demos.awaitRunning(up, d.ns(), "pod0", "pod1");
     List<String> pod0 = gpus(env(d.ns(), "pod0", "ctr0"));
     List<String> pod1 = gpus(env(d.ns(), "pod1", "ctr0"));
     assertThat(pod0).hasSize(1);
@@ -181,7 +176,7 @@ class SharingDemosE2ETest {
   /** One pod, two containers ctr0 and ctr1 sharing the GPU of one generated claim. */
   private static void checkSharedAcrossContainers(Demo d) throws Exception {
     apply(d.manifest());
-    awaitRunning(d.ns(), "pod0");
+    Demos.awaitRunning(up, d.ns(), "pod0");
     List<String> ctr0 = gpus(env(d.ns(), "pod0", "ctr0"));
     assertThat(ctr0).hasSize(1);
     assertThat(ctr0.get(0)).matches("gpu-[0-7]");
@@ -195,7 +190,7 @@ class SharingDemosE2ETest {
   /** Pods pod0 and pod1 sharing the GPU of the named claim single-gpu. */
   private static void checkSharedAcrossPods(Demo d) throws Exception {
     apply(d.manifest());
-    awaitRunning(d.ns(), "pod0", "pod1");
+    Demos.awaitRunning(up, d.ns(), "pod0", "pod1");
     ResourceClaim claim = claims(d.ns()).get(0);
     assertThat(claim.getMetadata().getName()).isEqualTo("single-gpu");
     assertThat(claim.getStatus().getReservedFor())
@@ -211,7 +206,7 @@ class SharingDemosE2ETest {
   /** One container with two distinct GPUs from one claim's requests {@code r1} and {@code r2}. */
   private static void checkTwoGpusInOneContainer(Demo d, String r1, String r2) throws Exception {
     apply(d.manifest());
-    awaitRunning(d.ns(), "pod0");
+    Demos.awaitRunning(up, d.ns(), "pod0");
     List<String> gpus = gpus(env(d.ns(), "pod0", "ctr0"));
     assertThat(gpus).as("two distinct GPUs in one container").hasSize(2).doesNotHaveDuplicates();
     List<DeviceRequestAllocationResult> results = results(claims(d.ns()).get(0));
@@ -224,7 +219,7 @@ class SharingDemosE2ETest {
   private static void checkOpaqueConfig(Demo d) throws Exception {
     String ns = d.ns();
     apply(d.manifest());
-    awaitRunning(ns, "pod0");
+    Demos.awaitRunning(up, ns, "pod0");
     Map<String, String> ts0 = env(ns, "pod0", "ts-ctr0");
     Map<String, String> ts1 = env(ns, "pod0", "ts-ctr1");
     Map<String, String> sp0 = env(ns, "pod0", "sp-ctr0");
@@ -248,7 +243,7 @@ class SharingDemosE2ETest {
     String ns = "cel-selector";
     Path manifest = demo(ns).manifest();
     apply(manifest);
-    awaitRunning(ns, "pod0");
+    Demos.awaitRunning(up, ns, "pod0");
     List<String> gpus = gpus(env(ns, "pod0", "ctr0"));
     assertThat(gpus).hasSize(1);
     var device =
@@ -313,14 +308,8 @@ class SharingDemosE2ETest {
     return env;
   }
 
-  private static List<ResourceClaim> claims(String ns) throws IOException {
-    return up.client()
-        .dynamicResourceAllocation()
-        .v1()
-        .resourceClaims()
-        .inNamespace(ns)
-        .list()
-        .getItems();
+  private static List<ResourceClaim> claims(String ns) throws Exception {
+    return Demos.claims(up, ns);
   }
 
   private static List<DeviceRequestAllocationResult> results(ResourceClaim c) {
@@ -347,22 +336,6 @@ class SharingDemosE2ETest {
             for (String uid : uids) {
               assertThat(names).as("CDI specs").noneMatch(n -> n.contains(uid));
             }
-          }
-        });
-  }
-
-  private static void awaitRunning(String ns, String... pods) throws IOException {
-    KubernetesClient c = up.client();
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(200))
-        .untilAsserted(() -> {
-          for (String name : pods) {
-            Pod p = c.pods().inNamespace(ns).withName(name).get();
-            assertThat(p).as(ns + "/" + name).isNotNull();
-            assertThat(p.getStatus().getPhase())
-                .as(ns + "/" + name + " phase; jdra up log:\n" + up.logTail())
-                .isEqualTo("Running");
           }
         });
   }
