@@ -25,6 +25,23 @@ final class Meta {
         .build();
   }
 
+  /**
+   * {@link #resetForStatus} on {@code meta} itself (a new one when null), which then shares the
+   * stored lists and maps with {@code old}; neither may be modified afterwards.
+   */
+  static ObjectMeta resetForStatusInPlace(ObjectMeta meta, ObjectMeta old) {
+    ObjectMeta m = meta == null ? new ObjectMeta() : meta;
+    ObjectMeta o = old == null ? new ObjectMeta() : old;
+    m.setDeletionTimestamp(o.getDeletionTimestamp());
+    m.setGeneration(o.getGeneration());
+    m.setSelfLink(o.getSelfLink());
+    m.setLabels(o.getLabels());
+    m.setAnnotations(o.getAnnotations());
+    m.setFinalizers(o.getFinalizers());
+    m.setOwnerReferences(o.getOwnerReferences());
+    return m;
+  }
+
   /** A copy of {@code meta} (or a new one) with the given generation. */
   static ObjectMeta withGeneration(ObjectMeta meta, Long generation) {
     ObjectMetaBuilder b = meta == null ? new ObjectMetaBuilder() : new ObjectMetaBuilder(meta);

@@ -73,4 +73,43 @@ public final class ResourceClaimStrategy {
     ClaimStatusFields.dropDeallocatedDevicesInPlace(dropped, old, gates);
     return dropped;
   }
+
+  /**
+   * {@link #prepareForUpdate} with {@code claim} modified and returned instead of copied (the
+   * stored status is still copied, so {@code old} is not modified). For callers that own freshly
+   * decoded objects (the API server's admission).
+   */
+  public static ResourceClaim prepareForUpdateInPlace(
+      ResourceClaim claim, ResourceClaim old, FeatureGates gates) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(old, "old");
+    Objects.requireNonNull(gates, "gates");
+    claim.setStatus(
+        old.getStatus() == null
+            ? new ResourceClaimStatus()
+            : new ResourceClaimStatusBuilder(old.getStatus()).build());
+    ClaimSpecFields.dropInPlace(claim.getSpec(), old.getSpec(), gates);
+    ClaimStatusFields.dropInPlace(claim, old, gates);
+    return claim;
+  }
+
+  /**
+   * {@link #prepareForStatusUpdate} with {@code claim} modified and returned instead of copied: it
+   * gets a copy of the stored spec and the stored metadata a status write cannot change ({@code
+   * old} is not modified, though {@code claim} may then share metadata values with it). For callers
+   * that own freshly decoded objects (the API server's admission).
+   */
+  public static ResourceClaim prepareForStatusUpdateInPlace(
+      ResourceClaim claim, ResourceClaim old, FeatureGates gates) {
+    Objects.requireNonNull(claim, "claim");
+    Objects.requireNonNull(old, "old");
+    Objects.requireNonNull(gates, "gates");
+    claim.setSpec(
+        old.getSpec() == null ? null : new ResourceClaimSpecBuilder(old.getSpec()).build());
+    claim.setMetadata(Meta.resetForStatusInPlace(claim.getMetadata(), old.getMetadata()));
+    ClaimSpecFields.dropInPlace(claim.getSpec(), old.getSpec(), gates);
+    ClaimStatusFields.dropInPlace(claim, old, gates);
+    ClaimStatusFields.dropDeallocatedDevicesInPlace(claim, old, gates);
+    return claim;
+  }
 }

@@ -53,6 +53,68 @@ class StrategiesTest {
       assertThat(out).isSameAs(owned).isEqualTo(copied);
     }
 
+    /** Claim shapes that exercise each gated field, as request and as stored object. */
+    private static final List<java.util.function.Consumer<ResourceClaim>> SHAPES =
+        List.of(
+            c -> {},
+            Fixtures::firstAvailable,
+            Fixtures::exactTolerations,
+            Fixtures::subRequestTolerations,
+            Fixtures::adminAccessInSpec,
+            Fixtures::adminAccessInStatus,
+            Fixtures::distinctAttribute,
+            Fixtures::exactCapacity,
+            Fixtures::shareIdInResult,
+            Fixtures::deviceStatus,
+            Fixtures::shareIdInDeviceStatus,
+            Fixtures::bindingConditionsInResult,
+            c -> c.getStatus().setAllocation(null));
+
+    private static final List<FeatureGates> GATES =
+        List.of(
+            DEFAULTS,
+            ADMIN_OFF,
+            FeatureGates.defaults()
+                .with(Feature.DRA_PRIORITIZED_LIST, false)
+                .with(Feature.DRA_DEVICE_TAINTS, false)
+                .with(Feature.DRA_CONSUMABLE_CAPACITY, false)
+                .with(Feature.DRA_RESOURCE_CLAIM_DEVICE_STATUS, false)
+                .with(Feature.DRA_DEVICE_BINDING_CONDITIONS, false));
+
+    @Test
+    void updatesInPlaceGiveWhatTheCopyingUpdatesGiveAndLeaveTheStoredClaimAlone() {
+      for (FeatureGates gates : GATES) {
+        for (var request : SHAPES) {
+          for (var stored : SHAPES) {
+            ResourceClaim old = Fixtures.claim(stored);
+            old.getMetadata().setGeneration(3L);
+            old.getMetadata().getFinalizers().add("resource.kubernetes.io/delete-protection");
+            ResourceClaim in = Fixtures.claim(request);
+            in.getMetadata().getLabels().put("l", "v");
+            in.getMetadata().setResourceVersion("42");
+            ResourceClaim oldBefore = Fixtures.claim(stored);
+            oldBefore.setMetadata(new ObjectMetaBuilder(old.getMetadata()).build());
+
+            assertThat(
+                    ResourceClaimStrategy.prepareForUpdateInPlace(
+                        Fixtures.claim(request), old, gates))
+                .as("update, %s", gates)
+                .isEqualTo(
+                    ResourceClaimStrategy.prepareForUpdate(Fixtures.claim(request), old, gates));
+            ResourceClaim owned = Fixtures.claim(request);
+            owned.getMetadata().getLabels().put("l", "v");
+            owned.getMetadata().setResourceVersion("42");
+            ResourceClaim copied = ResourceClaimStrategy.prepareForStatusUpdate(in, old, gates);
+            assertThat(ResourceClaimStrategy.prepareForStatusUpdateInPlace(owned, old, gates))
+                .as("status update, %s", gates)
+                .isSameAs(owned)
+                .isEqualTo(copied);
+            assertThat(old).as("stored claim, %s", gates).isEqualTo(oldBefore);
+          }
+        }
+      }
+    }
+
     @Test
     void updateKeepsStoredStatus() {
       ResourceClaim old = Fixtures.claim();

@@ -84,14 +84,17 @@ public final class DraAdmission implements Admission {
       writeField(r.object(), "status", c.getStatus());
       return errs;
     } else {
+      // Both claims were just decoded and are ours alone: prepare without deep copies.
       ResourceClaim old = read(r.oldObject(), ResourceClaim.class);
       if (status) {
-        c = ResourceClaimStrategy.prepareForStatusUpdate(c, old, gates);
+        c = ResourceClaimStrategy.prepareForStatusUpdateInPlace(c, old, gates);
         errs.addAll(
             AdminAccessCheck.resourceClaimStatusUpdate(c, old, r.namespaceLabels().apply(ns(c))));
         errs.addAll(Validation.validateResourceClaimStatusUpdate(c, old));
       } else {
-        c = ResourceClaimStrategy.prepareForUpdate(Defaults.resourceClaim(c), old, gates);
+        c =
+            ResourceClaimStrategy.prepareForUpdateInPlace(
+                Defaults.resourceClaimInPlace(c), old, gates);
         errs.addAll(Validation.validateResourceClaimUpdate(c, old));
       }
     }
