@@ -37,8 +37,7 @@ public class CycleBreakdown {
             b.dra.allocatedState();
           }),
           min(() ->
-              Allocator.create(
-                  b.dra.features(), b.dra.allocatedState(), b.dra.classLister(), b.dra.slices())),
+              Allocator.create(b.dra.allocatedState(), b.dra.classLister(), b.dra.sliceIndex())),
           min(() ->
               b.framework.runPreFilterPlugins(b.ctx, new CycleState(), b.pod, b.snapshot.nodes())),
           min(() -> b.algorithm.schedule(b.ctx, new CycleState(), b.pod, b.snapshot)),
