@@ -94,7 +94,8 @@ class BindingConditionsDemoE2ETest {
             Kubectl.Result logs = up.kubectl().run("logs", "-n", NS, "pod0");
             assertThat(logs.out())
                 .as("pod0 logs; " + logs.err())
-                .contains("declare -x GPU_DEVICE_" + gpu + "=\"" + r.getDevice() + "\"");
+                .contains("declare -x GPU_DEVICE_" + gpu + "=\"" + r.getDevice() + "\"")
+                .contains("=== DRA Device Binding Conditions Demo ===");
           });
 
       String uid = claim.getMetadata().getUid();
@@ -118,8 +119,13 @@ class BindingConditionsDemoE2ETest {
   void withoutTheControllerThePodWaitsAndAFailedBindingIsRetried() throws Exception {
     try (JdraUpProcess up =
         JdraUpProcess.start(dir.resolve("no-controller"), "--driver-flags=--binding-conditions")) {
-      assertThat(up.output())
-          .anyMatch(l -> l.contains("no controller satisfies them") && l.contains("PreBind"));
+      // Printed under the ready line, so perhaps a moment after it.
+      await()
+          .atMost(Demos.TIMEOUT)
+          .untilAsserted(() ->
+              assertThat(up.output())
+                  .anyMatch(
+                      l -> l.contains("no controller satisfies them") && l.contains("PreBind")));
       up.kubectl().run("apply", "-f", manifest.toString()).ok();
       ResourceClaim first = awaitReservedWithoutDeviceStatus(up);
       assertThat(up.client().pods().inNamespace(NS).withName("pod0").get().getStatus().getPhase())

@@ -11,10 +11,11 @@
  *       io.jdra.scheduler.plugins.dynamicresources.DraManager} (informer claims + claims the
  *       scheduler just wrote + in-flight allocations, under one lock) and the slices with
  *       DeviceTaintRules applied.
- *   <li>Filter (parallel over nodes): allocated claims' node selectors must match; the unallocated
- *       ones are allocated for the node with {@code filterTimeout} (10 s; 0 disables; the gate
- *       DRASchedulerFilterTimeout). A node-local allocator failure is Unschedulable for this node;
- *       the timeout and any other allocator error are Errors for the attempt.
+ *   <li>Filter (parallel over nodes): allocated claims' node selectors must match, and (with
+ *       DRADeviceBindingConditions) their binding must neither have failed nor timed out; the
+ *       unallocated ones are allocated for the node with {@code filterTimeout} (10 s; 0 disables;
+ *       the gate DRASchedulerFilterTimeout). A node-local allocator failure is Unschedulable for
+ *       this node; the timeout and any other allocator error are Errors for the attempt.
  *   <li>PostFilter (no node fits): deallocates one allocated claim no node could use that nobody
  *       else has reserved.
  *   <li>Score: the prioritized-list preference ({@code 8 - index} of the chosen subrequest).
@@ -23,8 +24,10 @@
  *   <li>PreBind: finalizer {@code resource.kubernetes.io/delete-protection} (Update), then {@code
  *       status.allocation} and {@code status.reservedFor} (UpdateStatus), retried on conflict; the
  *       written claim replaces the in-flight allocation atomically. With
- *       DRADeviceBindingConditions, waits (5 s polls, {@code bindingTimeout} 600 s) until the
- *       devices' binding conditions are True; a failure condition fails the binding.
+ *       DRADeviceBindingConditions, a new allocation carries {@code allocationTimestamp}, and
+ *       PreBind waits (5 s polls, {@code bindingTimeout} 600 s) until the devices' binding
+ *       conditions are True; a True failure condition or the timeout fails the binding, and the
+ *       next attempt's Filter and PostFilter deallocate the claim (see {@code BindingConditions}).
  * </ol>
  *
  * jdra addition: when no node fits, the FailedScheduling message ends with one sentence from the
