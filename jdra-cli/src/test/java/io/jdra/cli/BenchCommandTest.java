@@ -60,7 +60,7 @@ class BenchCommandTest {
   }
 
   @Test
-  void configFileWithAMissingTemplateSaysWhich(@TempDir Path dir) throws Exception {
+  void configFileWithAnUnknownTemplateSaysWhich(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("performance-config.yaml");
     Files.writeString(
         config,
@@ -69,7 +69,7 @@ class BenchCommandTest {
             "- name: Mine",
             "  workloadTemplate:",
             "  - opcode: createAny",
-            "    templatePath: templates/missing.yaml",
+            "    templatePath: templates/not-upstreams.yaml",
             "  - opcode: createPods",
             "    count: 1",
             "    collectMetrics: true",
@@ -84,7 +84,8 @@ class BenchCommandTest {
     assertThat(list.out()).contains("Mine/one");
     assertThat(run.code()).isEqualTo(1);
     assertThat(run.err())
-        .contains("error: " + config + ": template templates/missing.yaml not found under " + dir);
+        .contains(
+            "error: " + config + ": template templates/not-upstreams.yaml not found under " + dir);
   }
 
   @Test

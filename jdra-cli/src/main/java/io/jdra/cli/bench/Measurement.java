@@ -32,8 +32,8 @@ final class Measurement {
   }
 
   /**
-   * Counts pods of {@code ns} from now on; the first call starts sampling and takes the baseline
-   * of the scheduler's metrics (what the init pods caused is not measured).
+   * Counts pods of {@code ns} from now on; the first call starts sampling and takes the baseline of
+   * the scheduler's metrics (what the init pods caused is not measured).
    */
   synchronized void collect(java.util.Collection<String> ns) {
     namespaces.addAll(ns);

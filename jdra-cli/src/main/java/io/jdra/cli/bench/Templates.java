@@ -34,8 +34,8 @@ final class Templates {
             file + ": rendered with " + params + " is not a valid object: " + e.getMessage(), e);
       }
     }
-    var builtin = BuiltinTemplates.ALL.get(path);
-    if (builtin != null && config.source().equals(BuiltinCases.SOURCE)) {
+    var builtin = BuiltinTemplates.ALL.get(builtinKey(path));
+    if (builtin != null) {
       return Serialization.unmarshal(Serialization.asJson(builtin.apply(params)), type);
     }
     throw new IllegalArgumentException(
@@ -46,9 +46,9 @@ final class Templates {
             + (config.baseDir() == null ? "" : " under " + config.baseDir()));
   }
 
-  boolean exists(String path) {
-    return config.baseDir() != null && Files.isRegularFile(config.baseDir().resolve(path))
-        || BuiltinTemplates.ALL.containsKey(path) && config.source().equals(BuiltinCases.SOURCE);
+  // Upstream's configs name the shared templates as templates/X.yaml or ../templates/X.yaml.
+  private static String builtinKey(String path) {
+    return "templates/" + Path.of(path).getFileName();
   }
 
   private static GoTemplate parse(Path file) {
