@@ -67,6 +67,23 @@ class SliceIndexTest {
   }
 
   @Test
+  void manyOneOffExpressionsAreStillEvaluatedRightOnceNoMoreAreRemembered() throws Exception {
+    Node node = node(NODE);
+    for (int i = 0; i < 40; i++) {
+      String model = i % 2 == 0 ? "x" : "y";
+      String expr =
+          "device.attributes[\"driver.example.com\"].model == \"" + model + "\" && " + i + " >= 0";
+      assertThat(
+              picks(
+                  ((AllocationOutcome.Allocated) allocate(AllocatedState.empty(), node, expr))
+                      .results()
+                      .get(0)))
+          .as("expression %d", i)
+          .containsExactly("r=" + NODE + (i % 2 == 0 ? "/a" : "/b"));
+    }
+  }
+
+  @Test
   void aRememberedRuntimeErrorFailsEveryAllocationTheSameWay() {
     Node node = node(NODE);
     String missing = "device.attributes[\"driver.example.com\"].missing == 1";

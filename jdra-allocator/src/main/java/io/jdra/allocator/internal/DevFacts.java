@@ -20,6 +20,12 @@ final class DevFacts {
   private volatile Object view;
   private volatile Capacity.Fit fitsWhenUnused;
 
+  /**
+   * Results kept per device: class selectors and the selectors of repeated claim templates fit; a
+   * stream of one-off claim expressions must not grow the map without bound.
+   */
+  static final int MAX_REMEMBERED = 32;
+
   /** Expression -> Boolean result, or the String message of its runtime error. */
   private final ConcurrentHashMap<String, Object> selectorResults = new ConcurrentHashMap<>(4);
 
@@ -52,10 +58,10 @@ final class DevFacts {
       try {
         known = compiled.matches(view(engine));
       } catch (SelectorEngine.EvaluationException e) {
-        selectorResults.put(expression, e.getMessage());
+        remember(expression, e.getMessage());
         throw e;
       }
-      selectorResults.put(expression, known);
+      remember(expression, known);
     }
     if (known instanceof String error) {
       throw new SelectorEngine.EvaluationException(error);
@@ -74,6 +80,12 @@ final class DevFacts {
       fitsWhenUnused = f;
     }
     return f;
+  }
+
+  private void remember(String expression, Object result) {
+    if (selectorResults.size() < MAX_REMEMBERED) {
+      selectorResults.put(expression, result);
+    }
   }
 
   /** Whether the result of this expression is known (it compiled before). */
