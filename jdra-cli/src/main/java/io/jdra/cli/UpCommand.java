@@ -94,7 +94,7 @@ final class UpCommand implements Callable<Integer> {
 
   @Option(
       names = "--controller-plugins",
-      paramLabel = "NAME[,NAME]",
+      paramLabel = "NAME",
       split = ",",
       description =
           "Run dra-example-controller with these plugins for each profile's driver, as the chart's"
