@@ -125,7 +125,7 @@ class SimulatedNodeTest {
         """
             .formatted(DRIVER, DRIVER, claim.getMetadata().getUid()));
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(phase("pod0")));
+    await().atMost(Duration.ofSeconds(60)).until(() -> "Running".equals(phase("pod0")));
     Pod running = client.pods().inNamespace("default").withName("pod0").get();
     assertThat(running.getStatus().getPodIP()).startsWith("10.");
     assertThat(running.getStatus().getContainerStatuses())
@@ -144,7 +144,7 @@ class SimulatedNodeTest {
 
     client.pods().inNamespace("default").withName("pod0").delete();
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Duration.ofSeconds(60))
         .until(() -> client.pods().inNamespace("default").withName("pod0").get() == null);
     assertThat(driver.unprepareCalls).containsExactly(List.of(claim.getMetadata().getUid()));
     assertThat(new FileCheckpointer(root, FileCheckpointer.DRA_MANAGER_STATE).getOrCreate())
@@ -204,7 +204,7 @@ class SimulatedNodeTest {
         """
             .formatted(DRIVER, claim.getMetadata().getUid()));
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> "Running".equals(phase("pod-init")));
+    await().atMost(Duration.ofSeconds(60)).until(() -> "Running".equals(phase("pod-init")));
     Pod running = client.pods().inNamespace("default").withName("pod-init").get();
     assertThat(running.getStatus().getInitContainerStatuses())
         .singleElement()
@@ -265,7 +265,7 @@ class SimulatedNodeTest {
             .create();
     createAllocatedClaim("c1", pod);
     await()
-        .atMost(Duration.ofSeconds(20))
+        .atMost(Duration.ofSeconds(60))
         .until(() -> {
           Pod p = client.pods().inNamespace("default").withName("pod1").get();
           var cs = p.getStatus() == null ? null : p.getStatus().getContainerStatuses();
@@ -289,7 +289,7 @@ class SimulatedNodeTest {
             DRIVER,
             List.of("v1.DRAPlugin"));
     await()
-        .atMost(Duration.ofSeconds(10))
+        .atMost(Duration.ofSeconds(60))
         .until(() -> kubelet.plugins().registeredDrivers().contains(DRIVER));
   }
 
