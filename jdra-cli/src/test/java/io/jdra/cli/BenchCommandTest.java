@@ -60,6 +60,54 @@ class BenchCommandTest {
   }
 
   @Test
+  void configFileWithChurnBarrierAndSleepEndsCorrect(@TempDir Path dir) throws Exception {
+    Path config = dir.resolve("performance-config.yaml");
+    // Templates by upstream's names; absent from dir, so jdra's descriptions of them are used.
+    Files.writeString(
+        config,
+        String.join(
+            "\n",
+            "- name: Mine",
+            "  workloadTemplate:",
+            "  - opcode: createNodes",
+            "    nodeTemplatePath: templates/node-with-dra-test-driver.yaml",
+            "    countParam: $nodes",
+            "  - opcode: createResourceDriver",
+            "    driverName: test-driver.cdi.k8s.io",
+            "    nodes: scheduler-perf-dra-*",
+            "    maxClaimsPerNode: 4",
+            "  - opcode: createAny",
+            "    templatePath: templates/deviceclass.yaml",
+            "  - opcode: createAny",
+            "    templatePath: templates/resourceclaimtemplate.yaml",
+            "    namespace: test",
+            "  - opcode: churn",
+            "    mode: recreate",
+            "    templatePaths: [templates/resourceclaim.yaml]",
+            "    intervalMilliseconds: 100",
+            "    number: 2",
+            "  - opcode: createPods",
+            "    namespace: test",
+            "    countParam: $pods",
+            "    podTemplatePath: templates/pod-with-claim-template.yaml",
+            "    collectMetrics: true",
+            "    skipWaitToCompletion: true",
+            "  - opcode: barrier",
+            "  - opcode: sleep",
+            "    duration: 200ms",
+            "  workloads:",
+            "  - name: small",
+            "    params: {nodes: 2, pods: 6}"));
+
+    Result r =
+        CliTest.run("bench", "scheduler", "--config", config.toString(), "--workload", "small");
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("correctness: ok (6 pods, ");
+    assertThat(r.err()).contains("churn recreate", "barrier (all) done in", "sleep 200ms done in");
+  }
+
+  @Test
   void configFileWithAnUnknownTemplateSaysWhich(@TempDir Path dir) throws Exception {
     Path config = dir.resolve("performance-config.yaml");
     Files.writeString(

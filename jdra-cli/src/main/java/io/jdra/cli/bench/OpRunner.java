@@ -239,6 +239,10 @@ final class OpRunner implements AutoCloseable {
               + (a.count() == null ? "" : " x" + a.count())
               + (a.namespace() == null ? "" : " in " + a.namespace());
       case Op.AllocResourceClaims a -> "allocResourceClaims in " + a.namespace();
+      case Op.Barrier b ->
+          "barrier " + (b.namespaces().isEmpty() ? "(all)" : String.join(",", b.namespaces()));
+      case Op.Churn ch -> "churn " + ch.mode() + " " + String.join(",", ch.templatePaths());
+      case Op.Sleep s -> "sleep " + s.duration().toMillis() + "ms";
       case Op.CreatePods p ->
           "createPods "
               + p.count()
