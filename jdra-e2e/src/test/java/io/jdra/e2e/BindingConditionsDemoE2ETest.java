@@ -98,6 +98,15 @@ class BindingConditionsDemoE2ETest {
                 .contains("=== DRA Device Binding Conditions Demo ===");
           });
 
+      await()
+          .atMost(Demos.TIMEOUT)
+          .pollInterval(Demos.POLL)
+          .untilAsserted(() ->
+              assertThat(up.kubectl().run("get", "events", "-n", NS).ok().out())
+                  .contains("BindingConditionsPending")
+                  .contains("waiting for binding conditions for device on node node-1")
+                  .contains("Scheduled"));
+
       String uid = claim.getMetadata().getUid();
       up.kubectl()
           .run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found")

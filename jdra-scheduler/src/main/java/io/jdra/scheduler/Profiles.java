@@ -11,6 +11,7 @@ import io.jdra.scheduler.plugins.dynamicresources.ClaimWriter;
 import io.jdra.scheduler.plugins.dynamicresources.DraManager;
 import io.jdra.scheduler.plugins.dynamicresources.DynamicResources;
 import io.jdra.scheduler.plugins.dynamicresources.DynamicResourcesArgs;
+import io.jdra.scheduler.plugins.dynamicresources.PodEvents;
 import io.jdra.scheduler.plugins.nodeaffinity.NodeAffinity;
 import io.jdra.scheduler.plugins.nodename.NodeName;
 import io.jdra.scheduler.plugins.nodeports.NodePorts;
@@ -33,8 +34,14 @@ import java.util.function.LongSupplier;
 public final class Profiles {
   private Profiles() {}
 
-  /** The DRA pieces a profile needs. */
-  public record Dra(DraManager manager, ClaimWriter writer, LongSupplier nanoClock) {}
+  /** The DRA pieces a profile needs; {@code events} receives DynamicResources' pod events. */
+  public record Dra(
+      DraManager manager, ClaimWriter writer, LongSupplier nanoClock, PodEvents events) {
+    /** Without events (tools and tests). */
+    public Dra(DraManager manager, ClaimWriter writer, LongSupplier nanoClock) {
+      this(manager, writer, nanoClock, PodEvents.NONE);
+    }
+  }
 
   /** A DraManager for these gates. */
   public static DraManager draManager(FeatureGates gates) {
@@ -67,7 +74,8 @@ public final class Profiles {
               gates.enabled(Feature.DRA_SCHEDULER_FILTER_TIMEOUT),
               dra.nanoClock(),
               dra.writer(),
-              draBackedClass));
+              draBackedClass,
+              dra.events()));
     }
     plugins.add(binder);
     return new Framework(

@@ -69,12 +69,15 @@ public final class SchedulerServer {
     Parallelizer parallelizer = new Parallelizer(options.parallelism());
     ExtendedResources ext =
         new ExtendedResources(dra, options.featureGates().enabled(Feature.DRA_EXTENDED_RESOURCE));
+    EventSink events =
+        new EventSink.Api(
+            ctx, client, SchedulerOptions.DEFAULT_SCHEDULER_NAME, options.schedulerName());
     Framework framework =
         Profiles.defaultProfile(
             options.schedulerName(),
             options.featureGates(),
             options.dynamicResources(),
-            new Profiles.Dra(dra, new ApiClaimWriter(client), System::nanoTime),
+            new Profiles.Dra(dra, new ApiClaimWriter(client), System::nanoTime, events::event),
             new DefaultBinder(client),
             parallelizer,
             ext::classFor);
@@ -82,9 +85,6 @@ public final class SchedulerServer {
     SchedulerCache cache = new SchedulerCache();
     Map<String, Pod> pods = new ConcurrentHashMap<>();
     SchedulerMetrics metrics = new SchedulerMetrics(options.registry(), queue::pendingCounts);
-    EventSink events =
-        new EventSink.Api(
-            ctx, client, SchedulerOptions.DEFAULT_SCHEDULER_NAME, options.schedulerName());
     Scheduler scheduler =
         new Scheduler(
             ctx,

@@ -64,6 +64,7 @@ public final class DynamicResources
   private final LongSupplier nanoClock;
   private final ClaimWriter writer;
   private final Function<String, String> extendedResourceClass;
+  private final PodEvents events;
 
   /**
    * @param writer the API calls of PreBind, Unreserve and PostFilter (null in pure unit tests:
@@ -91,12 +92,34 @@ public final class DynamicResources
       LongSupplier nanoClock,
       ClaimWriter writer,
       Function<String, String> extendedResourceClass) {
+    this(
+        manager,
+        args,
+        filterTimeoutEnabled,
+        nanoClock,
+        writer,
+        extendedResourceClass,
+        PodEvents.NONE);
+  }
+
+  /**
+   * @param events where PreBind records {@code BindingConditionsPending}
+   */
+  public DynamicResources(
+      DraManager manager,
+      DynamicResourcesArgs args,
+      boolean filterTimeoutEnabled,
+      LongSupplier nanoClock,
+      ClaimWriter writer,
+      Function<String, String> extendedResourceClass,
+      PodEvents events) {
     this.manager = manager;
     this.args = args;
     this.filterTimeoutEnabled = filterTimeoutEnabled;
     this.nanoClock = nanoClock;
     this.writer = writer;
     this.extendedResourceClass = extendedResourceClass;
+    this.events = events;
   }
 
   @Override
@@ -598,6 +621,12 @@ public final class DynamicResources
       }
     }
     if (manager.features().deviceBindingAndStatus() && BindingConditions.any(written)) {
+      events.event(
+          pod.pod(),
+          "Normal",
+          "BindingConditionsPending",
+          "Scheduling",
+          "waiting for binding conditions for device on node " + nodeName);
       return BindingConditions.await(ctx, manager, written, args.bindingTimeout());
     }
     return null;

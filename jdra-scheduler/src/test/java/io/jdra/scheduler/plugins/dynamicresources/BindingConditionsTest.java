@@ -42,13 +42,18 @@ class BindingConditionsTest {
   final DynamicResourcesTest.FakeWriter writer = new DynamicResourcesTest.FakeWriter(dra);
   final Pod pod = DynamicResourcesTest.podWithClaim("p", "a");
 
+  final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   DynamicResources plugin(Duration bindingTimeout) {
     return new DynamicResources(
         dra,
         new DynamicResourcesArgs(Duration.ofSeconds(10), bindingTimeout),
         true,
         System::nanoTime,
-        writer);
+        writer,
+        name -> null,
+        (p, type, reason, action, note) ->
+            events.add(String.join(" ", p.getMetadata().getName(), type, reason, action, note)));
   }
 
   void gpuWithBindingConditions() {
@@ -121,6 +126,10 @@ class BindingConditionsTest {
             DeviceRequestAllocationResult::getBindingFailureConditions)
         .containsExactly(List.of("BindingConditions"), List.of("BindingFailureConditions"));
     assertThat(f).isNotDone();
+    assertThat(events)
+        .containsExactly(
+            "p Normal BindingConditionsPending Scheduling"
+                + " waiting for binding conditions for device on node node-1");
 
     clock.step(Duration.ofSeconds(5));
     await().atMost(Duration.ofSeconds(10)).until(clock::hasWaiters);
@@ -247,6 +256,7 @@ class BindingConditionsTest {
     pl.reserve(ctx, st, p, "node-1");
 
     assertThat(pl.preBind(ctx, st, p, "node-1")).isNull();
+    assertThat(events).isEmpty();
     assertThat(
             plain
                 .getClaim("ns", "a")
