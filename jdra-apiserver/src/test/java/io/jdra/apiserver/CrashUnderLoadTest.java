@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -31,6 +32,7 @@ import tools.jackson.databind.JsonNode;
  * is handed out twice. Two crashes on the same data directory, each after about a hundred
  * acknowledged writes (issue 15, findings 1 and 4 as a crashing machine sees them).
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES) // a stuck server fails the test, not the build
 class CrashUnderLoadTest {
   static final int WRITERS = 4;
   static final String CMS = "/api/v1/namespaces/default/configmaps";

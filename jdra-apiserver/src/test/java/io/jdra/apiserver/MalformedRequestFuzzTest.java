@@ -15,10 +15,12 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Malformed and mutated requests against a running server: bodies with flipped, cut and inserted
@@ -28,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * must keep serving. Bounded: a fixed number of requests from a fixed seed (override with {@code
  * -Djdra.fuzz.seed} and {@code -Djdra.fuzz.requests}), a few seconds in all.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES) // a stuck server fails the test, not the build
 class MalformedRequestFuzzTest {
   static final long SEED = Long.getLong("jdra.fuzz.seed", 15L);
   static final int REQUESTS = Integer.getInteger("jdra.fuzz.requests", 900);
