@@ -25,9 +25,10 @@
  *       status.allocation} and {@code status.reservedFor} (UpdateStatus), retried on conflict; the
  *       written claim replaces the in-flight allocation atomically. With
  *       DRADeviceBindingConditions, a new allocation carries {@code allocationTimestamp}, and
- *       PreBind waits (5 s polls, {@code bindingTimeout} 600 s) until the devices' binding
- *       conditions are True; a True failure condition or the timeout fails the binding, and the
- *       next attempt's Filter and PostFilter deallocate the claim (see {@code BindingConditions}).
+ *       PreBind records the event {@code BindingConditionsPending} and waits (5 s polls, {@code
+ *       bindingTimeout} 600 s) until the devices' binding conditions are True; a True failure
+ *       condition or the timeout fails the binding, and the next attempt's Filter and PostFilter
+ *       deallocate the claim (see {@code BindingConditions}).
  * </ol>
  *
  * jdra addition: when no node fits, the FailedScheduling message ends with one sentence from the
