@@ -295,11 +295,14 @@ final class BuiltinCases {
                 true));
     // Upstream's slices select nodes labelled node-with-dra=true; the built-in slices are
     // available on all nodes instead, so these workloads have no nodes without DRA.
-    return testCase(
-        "SteadyStateClusterResourceClaimTemplatePartitionable",
-        ops,
-        workload("fast", "integration-test", null, partitioned(1, 10, 10, 10, "2s")),
-        workload("2000pods_100nodes", null, null, partitioned(100, 2000, 2000, 2000, "10s")));
+    Map<String, Object> tc =
+        testCase(
+            "SteadyStateClusterResourceClaimTemplatePartitionable",
+            ops,
+            workload("fast", "integration-test", null, partitioned(1, 10, 10, 10, "2s")),
+            workload("2000pods_100nodes", null, null, partitioned(100, 2000, 2000, 2000, "10s")));
+    gate(tc, "DRAPartitionableDevices");
+    return tc;
   }
 
   private static Map<String, Object> partitioned(
@@ -352,7 +355,10 @@ final class BuiltinCases {
                 true));
     Map<String, Object> fast =
         params("nodesWithDRA", 1, "nodesWithoutDRA", 1, "initClaims", 0, "maxClaimsPerNode", 10);
-    return testCase("FirstAvailable", ops, workload("fast", "integration-test", null, fast));
+    Map<String, Object> tc =
+        testCase("FirstAvailable", ops, workload("fast", "integration-test", null, fast));
+    gate(tc, "DRAPrioritizedList");
+    return tc;
   }
 
   private static final String NODE = "templates/node-with-dra-test-driver.yaml";
@@ -375,9 +381,15 @@ final class BuiltinCases {
       String name, List<Object> ops, Map<String, Object>... workloads) {
     Map<String, Object> tc = new LinkedHashMap<>();
     tc.put("name", name);
+    tc.put("featureGates", new LinkedHashMap<>(Map.of("DynamicResourceAllocation", true)));
     tc.put("workloadTemplate", ops);
     tc.put("workloads", List.of(workloads));
     return tc;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void gate(Map<String, Object> testCase, String gate) {
+    ((Map<String, Object>) testCase.get("featureGates")).put(gate, true);
   }
 
   private static Map<String, Object> workload(

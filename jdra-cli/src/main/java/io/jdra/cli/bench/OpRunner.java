@@ -163,7 +163,9 @@ final class OpRunner implements AutoCloseable {
     }
     if (op.steadyState()) {
       // The last batch is not measured, but must still get scheduled for the end-state check.
-      awaitScheduled(op.namespace(), watch.counts(op.namespace())[1]);
+      // Asked of the API server: right after a delete and a create the informer's cache may
+      // still hold the deleted batch and not yet the new one.
+      awaitLiveBound(op.namespace());
     }
   }
 
@@ -212,6 +214,28 @@ final class OpRunner implements AutoCloseable {
         lastPrint = now;
       }
       Thread.sleep(100);
+    }
+  }
+
+  private void awaitLiveBound(String ns) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      int live = 0;
+      int bound = 0;
+      for (Pod p : c.pods().inNamespace(ns).list().getItems()) {
+        if (p.getMetadata().getDeletionTimestamp() == null) {
+          live++;
+          bound += p.getSpec().getNodeName() == null ? 0 : 1;
+        }
+      }
+      if (bound == live) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new BenchTimeout(
+            "namespace " + ns + ": " + bound + " of " + live + " pods scheduled after " + timeout);
+      }
+      Thread.sleep(200);
     }
   }
 

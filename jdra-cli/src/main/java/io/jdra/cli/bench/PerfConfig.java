@@ -24,10 +24,19 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 record PerfConfig(String source, Path baseDir, List<TestCase> testCases) {
 
   /** A test case: its ops with references, and its workloads. */
-  record TestCase(String name, List<Map<String, Object>> workloadTemplate, List<Entry> workloads) {}
+  record TestCase(
+      String name,
+      Map<String, Object> featureGates,
+      List<Map<String, Object>> workloadTemplate,
+      List<Entry> workloads) {}
 
   /** One workload of a test case. */
-  record Entry(String name, List<String> labels, Object threshold, Map<String, Object> params) {}
+  record Entry(
+      String name,
+      List<String> labels,
+      Object threshold,
+      Map<String, Object> featureGates,
+      Map<String, Object> params) {}
 
   static PerfConfig read(Path file) throws IOException {
     Object doc;
@@ -67,9 +76,15 @@ record PerfConfig(String source, Path baseDir, List<TestCase> testCases) {
             wm.get("params") == null
                 ? Map.of()
                 : map(wm.get("params"), where + "/" + wname + ": params");
-        entries.add(new Entry(wname, List.copyOf(labels), wm.get("threshold"), params));
+        entries.add(
+            new Entry(
+                wname,
+                List.copyOf(labels),
+                wm.get("threshold"),
+                gates(wm, where + "/" + wname),
+                params));
       }
-      cases.add(new TestCase(name, List.copyOf(ops), List.copyOf(entries)));
+      cases.add(new TestCase(name, gates(tc, where), List.copyOf(ops), List.copyOf(entries)));
     }
     return new PerfConfig(source, baseDir, List.copyOf(cases));
   }
@@ -84,8 +99,14 @@ record PerfConfig(String source, Path baseDir, List<TestCase> testCases) {
         for (int i = 0; i < tc.workloadTemplate().size(); i++) {
           ops.add(OpParser.parse(name, i, tc.workloadTemplate().get(i), e.params()));
         }
+        // The workload's gates override the test case's, as upstream merges them.
+        Map<String, Boolean> gates = new LinkedHashMap<>();
+        tc.featureGates().forEach((k, v) -> gates.put(k, Boolean.TRUE.equals(v)));
+        e.featureGates().forEach((k, v) -> gates.put(k, Boolean.TRUE.equals(v)));
         out.put(
-            name, new Workload(name, List.copyOf(ops), e.labels(), threshold(e.threshold()), this));
+            name,
+            new Workload(
+                name, List.copyOf(ops), e.labels(), threshold(e.threshold()), gates, this));
       }
     }
     return out;
@@ -102,6 +123,11 @@ record PerfConfig(String source, Path baseDir, List<TestCase> testCases) {
       return v instanceof Number n ? n.doubleValue() : null;
     }
     return null;
+  }
+
+  private static Map<String, Object> gates(Map<String, Object> m, String where) {
+    Object g = m.get("featureGates");
+    return g == null ? Map.of() : map(g, where + ": featureGates");
   }
 
   @SuppressWarnings("unchecked")

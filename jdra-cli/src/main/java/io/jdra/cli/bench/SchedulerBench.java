@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jdra.allocator.AllocatorFeatures;
+import io.jdra.api.features.FeatureGates;
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
 import io.jdra.controllers.manager.ControllerManager;
@@ -44,6 +45,12 @@ public final class SchedulerBench {
   public BenchResult run() throws Exception {
     Ctx ctx = Ctx.background("bench");
     long started = System.currentTimeMillis();
+    List<String> ignored = new ArrayList<>();
+    FeatureGates gates = workload.gates(ignored);
+    if (!ignored.isEmpty()) {
+      progress.printf(
+          "feature gates jdra does not have, ignored: %s%n", String.join(", ", ignored));
+    }
     try (EmbeddedApiServer server = EmbeddedApiServer.start(ApiServerOptions.inMemory());
         KubernetesClient setup = newClient(server);
         KubernetesClient controllerClient = newClient(server);
@@ -53,9 +60,11 @@ public final class SchedulerBench {
               ctx.withName("controller-manager"),
               controllerClient,
               ControllerManagerOptions.defaults()
-                  .withControllers(List.of("resourceclaim-controller")));
+                  .withControllers(List.of("resourceclaim-controller"))
+                  .withFeatureGates(gates));
       PrometheusRegistry registry = new PrometheusRegistry();
-      SchedulerOptions options = SchedulerOptions.defaults().withRegistry(registry);
+      SchedulerOptions options =
+          SchedulerOptions.defaults().withRegistry(registry).withFeatureGates(gates);
       SchedulerServer.Handle scheduler =
           SchedulerServer.start(ctx.withName("scheduler"), schedulerClient, options);
       try (PodWatch watch = new PodWatch(setup)) {

@@ -18,6 +18,7 @@ class PerfConfigTest {
       String.join(
           "\n",
           "- name: Case",
+          "  featureGates: {DynamicResourceAllocation: true, DRAAdminAccess: true}",
           "  workloadTemplate:",
           "  - opcode: createNodes",
           "    countParam: $nodes",
@@ -39,6 +40,7 @@ class PerfConfigTest {
           "  workloads:",
           "  - name: small",
           "    labels: [integration-test, short]",
+          "    featureGates: {DRAAdminAccess: false, SchedulerQueueingHints: true}",
           "    params: {nodes: 2, pods: 10, steady: true, duration: 1m30s}",
           "  - name: big",
           "    labels: [performance]",
@@ -65,6 +67,10 @@ class PerfConfigTest {
             new Op.Barrier(List.of(), "Scheduled"));
     assertThat(small.labels()).containsExactly("integration-test", "short");
     assertThat(small.threshold()).isNull();
+    List<String> ignored = new java.util.ArrayList<>();
+    assertThat(small.gates(ignored).enabled(io.jdra.api.features.Feature.DRA_ADMIN_ACCESS))
+        .isFalse();
+    assertThat(ignored).containsExactly("SchedulerQueueingHints=true");
     Workload big = w.get("Case/big");
     Op.CreateAny any = (Op.CreateAny) big.ops().get(1);
     assertThat(any.templateParams())
