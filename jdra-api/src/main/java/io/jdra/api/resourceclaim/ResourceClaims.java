@@ -176,8 +176,8 @@ public final class ResourceClaims {
               + "\": "
               + Reason.API_UNSUPPORTED.text());
     }
+    // No apiGroup: the core group is "", which upstream's omitempty leaves out of the object.
     return new ResourceClaimConsumerReferenceBuilder()
-        .withApiGroup("")
         .withResource("pods")
         .withName(pod.getMetadata().getName())
         .withUid(pod.getMetadata().getUid())

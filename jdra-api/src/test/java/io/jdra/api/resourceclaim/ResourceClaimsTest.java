@@ -232,7 +232,7 @@ class ResourceClaimsTest {
   @Test
   void bindToReferencesThePod() {
     assertThat(ResourceClaims.bindTo(pod(), template("gpu", "t")))
-        .isEqualTo(consumer("", "pods", POD_UID).toBuilder().withName("p1").build());
+        .isEqualTo(consumer(null, "pods", POD_UID).toBuilder().withName("p1").build());
     assertThatThrownBy(() ->
             ResourceClaims.bindTo(pod(), new PodResourceClaimBuilder().withName("gpu").build()))
         .hasMessage(
