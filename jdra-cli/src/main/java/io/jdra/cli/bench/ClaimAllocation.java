@@ -15,6 +15,7 @@ import io.jdra.allocator.Allocator;
 import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
+import io.jdra.allocator.SliceIndex;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,14 +39,15 @@ final class ClaimAllocation {
     for (ResourceClaim rc : all) {
       results(rc).forEach(r -> state.add(r, features.consumableCapacity()));
     }
+    // One index for all claims: the slices do not change, so each node's pools are gathered once.
+    SliceIndex index = SliceIndex.of(features, slices);
     List<ResourceClaim> allocated = new ArrayList<>();
     int next = 0; // nodes only fill up: start where the last claim fitted, wrap around once
     for (ResourceClaim rc : all) {
       if (!namespace.equals(rc.getMetadata().getNamespace()) || !results(rc).isEmpty()) {
         continue;
       }
-      Allocator allocator =
-          Allocator.create(features, state.build(), DeviceClassLister.of(classes), slices);
+      Allocator allocator = Allocator.create(state.build(), DeviceClassLister.of(classes), index);
       AllocationResult result = null;
       for (int k = 0; k < nodes.size() && result == null; k++) {
         int i = (next + k) % nodes.size();
