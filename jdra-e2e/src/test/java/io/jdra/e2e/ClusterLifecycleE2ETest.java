@@ -68,8 +68,8 @@ class ClusterLifecycleE2ETest {
               assertThat(up.kubectl().run("logs", "-n", NS, "pod0").out()).contains("GPU_DEVICE_"));
       assertThat(cdiSpecs(data)).as("CDI specs after the restart").hasSize(2);
 
-      up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true").ok();
-      Demos.awaitNamespaceAndClaimsGone(up, NS);
+      // --ignore-not-found: the namespace goes first and may take its template with it.
+      Demos.deleteAndAwaitGone(up, NS, manifest);
       org.awaitility.Awaitility.await()
           .atMost(Demos.TIMEOUT)
           .untilAsserted(() -> assertThat(cdiSpecs(data)).as("CDI specs after delete").isEmpty());

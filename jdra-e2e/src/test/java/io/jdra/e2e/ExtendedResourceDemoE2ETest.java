@@ -79,8 +79,7 @@ class ExtendedResourceDemoE2ETest {
                   .out())
           .startsWith("pod0-extended-resources-");
 
-      up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true").ok();
-      Demos.awaitNamespaceAndClaimsGone(up, NS);
+      Demos.deleteAndAwaitGone(up, NS, manifest);
     }
   }
 }
