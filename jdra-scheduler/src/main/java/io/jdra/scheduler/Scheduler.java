@@ -33,6 +33,9 @@ import java.util.function.Function;
  * <p>Created and wired by {@link SchedulerServer}; thread-safe where the pieces it uses are.
  */
 public final class Scheduler {
+  /** Percentage of scheduling cycles whose plugin durations are recorded, as upstream. */
+  static final int PLUGIN_METRICS_PERCENT = 10;
+
   private final Ctx ctx;
   private final KubernetesClient client;
   private final Framework framework;
@@ -120,6 +123,9 @@ public final class Scheduler {
     Instant start = ctx.clock().now();
     pctx.logger().v(3).info("Attempting to schedule pod");
     CycleState state = new CycleState();
+    // Upstream samples plugin durations in 10% of the cycles (pluginMetricsSamplePercent).
+    state.setRecordPluginMetrics(
+        java.util.concurrent.ThreadLocalRandom.current().nextInt(100) < PLUGIN_METRICS_PERCENT);
     SchedulingAlgorithm.Result result = algorithm.schedule(pctx, state, pod, cache.snapshot());
     switch (result) {
       case SchedulingAlgorithm.Failed f -> {

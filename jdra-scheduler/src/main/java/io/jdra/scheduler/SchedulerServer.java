@@ -21,6 +21,7 @@ import io.jdra.scheduler.metrics.SchedulerMetrics;
 import io.jdra.scheduler.plugins.defaultbinder.DefaultBinder;
 import io.jdra.scheduler.plugins.dynamicresources.ApiClaimWriter;
 import io.jdra.scheduler.plugins.dynamicresources.DraManager;
+import io.jdra.scheduler.plugins.dynamicresources.DynamicResources;
 import io.jdra.scheduler.queue.PriorityQueue;
 import java.time.Duration;
 import java.util.Map;
@@ -85,6 +86,23 @@ public final class SchedulerServer {
     SchedulerCache cache = new SchedulerCache();
     Map<String, Pod> pods = new ConcurrentHashMap<>();
     SchedulerMetrics metrics = new SchedulerMetrics(options.registry(), queue::pendingCounts);
+    framework.setPluginMetrics(metrics::plugin);
+    for (var plugin : framework.plugins()) {
+      if (plugin instanceof DynamicResources d) {
+        d.setMetrics(
+            new io.jdra.scheduler.plugins.dynamicresources.DraMetrics() {
+              @Override
+              public void claimCreate(String status) {
+                metrics.claimCreate(status);
+              }
+
+              @Override
+              public void bindingConditions(String driver, String result, Duration waited) {
+                metrics.bindingConditions(driver, result, waited);
+              }
+            });
+      }
+    }
     Scheduler scheduler =
         new Scheduler(
             ctx,

@@ -63,6 +63,25 @@ public final class Framework {
     this.queueSort = qs;
   }
 
+  private volatile PluginMetrics pluginMetrics = PluginMetrics.NONE;
+
+  /** Where sampled plugin durations go (the scheduler's metrics); NONE by default. */
+  public void setPluginMetrics(PluginMetrics m) {
+    pluginMetrics = m;
+  }
+
+  /** A start time when this cycle records plugin metrics, else 0. */
+  private static long start(CycleState state) {
+    return state.recordPluginMetrics() ? System.nanoTime() : 0;
+  }
+
+  private void observe(long t0, String plugin, String point, Status s) {
+    if (t0 != 0) {
+      String status = s == null ? Status.Code.SUCCESS.upstreamName() : s.code().upstreamName();
+      pluginMetrics.observe(plugin, point, status, System.nanoTime() - t0);
+    }
+  }
+
   private void add(Plugin p) {
     if (p instanceof PreEnqueuePlugin x) preEnqueue.add(x);
     if (p instanceof PreFilterPlugin x) preFilter.add(x);
@@ -113,8 +132,10 @@ public final class Framework {
       Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     Set<String> names = null;
     for (PreFilterPlugin p : preFilter) {
+      long t0 = start(state);
       PreFilterPlugin.Result r = p.preFilter(ctx, state, pod, nodes);
       Status s = r.status();
+      observe(t0, p.name(), "PreFilter", s);
       if (s != null && s.isSkip()) {
         state.skipFilterPlugins().add(p.name());
         continue;
@@ -141,7 +162,9 @@ public final class Framework {
       if (!skip.isEmpty() && skip.contains(p.name())) {
         continue;
       }
+      long t0 = start(state);
       Status s = p.filter(ctx, state, pod, node);
+      observe(t0, p.name(), "Filter", s);
       if (!Status.ok(s)) {
         return s.withPlugin(p.name());
       }
@@ -154,7 +177,9 @@ public final class Framework {
       Ctx ctx, CycleState state, PodInfo pod, Map<String, Status> filtered) {
     Status last = Status.unschedulable();
     for (PostFilterPlugin p : postFilter) {
+      long t0 = start(state);
       Status s = p.postFilter(ctx, state, pod, filtered);
+      observe(t0, p.name(), "PostFilter", s);
       if (Status.ok(s)) {
         return Status.success().withPlugin(p.name());
       }
@@ -173,14 +198,18 @@ public final class Framework {
   public long[] runScorePlugins(Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     long[] total = new long[nodes.size()];
     for (ScorePlugin p : score) {
+      long t0 = start(state);
       Status pre = p.preScore(ctx, state, pod, nodes);
+      observe(t0, p.name(), "PreScore", pre);
       if (pre != null && pre.isSkip()) {
         continue;
       }
       long[] s = new long[nodes.size()];
+      t0 = start(state);
       for (int i = 0; i < s.length; i++) {
         s[i] = p.score(ctx, state, pod, nodes.get(i));
       }
+      observe(t0, p.name(), "Score", null);
       p.normalizeScore(state, pod, s);
       int w = scoreWeights.getOrDefault(p.name(), 1);
       for (int i = 0; i < s.length; i++) {
@@ -211,7 +240,9 @@ public final class Framework {
   /** Reserve in order; on the first failure the caller runs {@link #runUnreservePlugins}. */
   public Status runReservePlugins(Ctx ctx, CycleState state, PodInfo pod, String node) {
     for (ReservePlugin p : reserve) {
+      long t0 = start(state);
       Status s = p.reserve(ctx, state, pod, node);
+      observe(t0, p.name(), "Reserve", s);
       if (!Status.ok(s)) {
         return s.withPlugin(p.name());
       }
@@ -235,7 +266,9 @@ public final class Framework {
       if (!Status.ok(pre)) {
         return pre.withPlugin(p.name());
       }
+      long t0 = start(state);
       Status s = p.preBind(ctx, state, pod, node);
+      observe(t0, p.name(), "PreBind", s);
       if (!Status.ok(s)) {
         return s.withPlugin(p.name());
       }
@@ -245,7 +278,9 @@ public final class Framework {
 
   public Status runBindPlugins(Ctx ctx, CycleState state, PodInfo pod, String node) {
     for (BindPlugin p : bind) {
+      long t0 = start(state);
       Status s = p.bind(ctx, state, pod, node);
+      observe(t0, p.name(), "Bind", s);
       if (s != null && s.isSkip()) {
         continue;
       }

@@ -187,6 +187,19 @@ final class BindingConditions {
     }
   }
 
+  /** The drivers of the claims' devices that have binding conditions, each once. */
+  static java.util.Set<String> drivers(List<ResourceClaim> claims) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (ResourceClaim c : claims) {
+      for (DeviceRequestAllocationResult r : results(c)) {
+        if (hasConditions(r)) {
+          out.add(r.getDriver());
+        }
+      }
+    }
+    return out;
+  }
+
   private static boolean hasConditions(DeviceRequestAllocationResult r) {
     return r.getBindingConditions() != null && !r.getBindingConditions().isEmpty();
   }

@@ -64,6 +64,7 @@ public final class DynamicResources
   private final LongSupplier nanoClock;
   private final ClaimWriter writer;
   private final Function<String, String> extendedResourceClass;
+  private volatile DraMetrics metrics = DraMetrics.NONE;
   private final PodEvents events;
 
   /**
@@ -129,6 +130,11 @@ public final class DynamicResources
 
   public DraManager manager() {
     return manager;
+  }
+
+  /** Where claim creations and binding-condition waits are counted. */
+  public void setMetrics(DraMetrics m) {
+    metrics = m;
   }
 
   // ---- PreEnqueue ---------------------------------------------------------------------------
@@ -627,7 +633,14 @@ public final class DynamicResources
           "BindingConditionsPending",
           "Scheduling",
           "waiting for binding conditions for device on node " + nodeName);
-      return BindingConditions.await(ctx, manager, written, args.bindingTimeout());
+      java.time.Instant began = ctx.clock().now();
+      Status waited = BindingConditions.await(ctx, manager, written, args.bindingTimeout());
+      Duration took = Duration.between(began, ctx.clock().now());
+      String result = waited == null ? "success" : "failure";
+      for (String driver : BindingConditions.drivers(written)) {
+        metrics.bindingConditions(driver, result, took);
+      }
+      return waited;
     }
     return null;
   }
@@ -640,7 +653,14 @@ public final class DynamicResources
   private ResourceClaim bindExtendedClaim(Ctx ctx, StateData s, ResourceClaim allocated, Pod pod)
       throws Exception {
     String tempUid = allocated.getMetadata().getUid();
-    ResourceClaim created = writer.createClaim(ctx, allocated);
+    ResourceClaim created;
+    try {
+      created = writer.createClaim(ctx, allocated);
+      metrics.claimCreate("success");
+    } catch (Exception e) {
+      metrics.claimCreate("failure");
+      throw e;
+    }
     s.createdExtendedClaim = created;
     ResourceClaim withAllocation =
         new ResourceClaimBuilder(created)

@@ -43,8 +43,26 @@ class BindingConditionsTest {
   final Pod pod = DynamicResourcesTest.podWithClaim("p", "a");
 
   final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+  final List<String> metrics = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   DynamicResources plugin(Duration bindingTimeout) {
+    DynamicResources pl = newPlugin(bindingTimeout);
+    pl.setMetrics(
+        new DraMetrics() {
+          @Override
+          public void claimCreate(String status) {
+            metrics.add("create " + status);
+          }
+
+          @Override
+          public void bindingConditions(String driver, String result, Duration waited) {
+            metrics.add(driver + " " + result + " " + waited.toSeconds() + "s");
+          }
+        });
+    return pl;
+  }
+
+  DynamicResources newPlugin(Duration bindingTimeout) {
     return new DynamicResources(
         dra,
         new DynamicResourcesArgs(Duration.ofSeconds(10), bindingTimeout),
@@ -138,6 +156,7 @@ class BindingConditionsTest {
     driverSets("BindingConditions", "True", "Ready");
     clock.step(Duration.ofSeconds(5));
     assertThat(f.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(metrics).containsExactly(DRIVER + " success 10s");
   }
 
   @Test
@@ -153,6 +172,7 @@ class BindingConditionsTest {
     assertThat(s.code()).isEqualTo(Status.Code.ERROR);
     assertThat(s.message())
         .isEqualTo("claim a binding failed: reason=Broken, message=\"from the driver\"");
+    assertThat(metrics).containsExactly(DRIVER + " failure 5s");
   }
 
   @Test

@@ -380,6 +380,17 @@ class DynamicResourcesTest {
   void extendedResources_claimMadeAllocatedAndRecordedInPodStatus() {
     cluster(1, 4);
     DynamicResources pl = extendedPlugin();
+    List<String> creates = new ArrayList<>();
+    pl.setMetrics(
+        new DraMetrics() {
+          @Override
+          public void claimCreate(String status) {
+            creates.add(status);
+          }
+
+          @Override
+          public void bindingConditions(String driver, String result, Duration waited) {}
+        });
     CycleState st = new CycleState();
     PodInfo p = new PodInfo(extendedPod());
     assertThat(Status.ok(pl.preFilter(CTX, st, p, List.of()).status())).isTrue();
@@ -403,6 +414,7 @@ class DynamicResourcesTest {
     assertThat(made.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo("uid-p0");
     assertThat(ResourceClaims.isReservedForPod(p.pod(), made)).isTrue();
     assertThat(made.getStatus().getAllocation().getDevices().getResults()).hasSize(3);
+    assertThat(creates).as("scheduler_resourceclaim_creates_total").containsExactly("success");
   }
 
   /** A node whose allocatable has the resources (a device plugin) needs no claim. */
