@@ -54,6 +54,12 @@ public final class JdraLogbackConfigurator extends ContextAwareBase implements C
     Logger thirdParty = context.getLogger("io.vertx");
     thirdParty.setLevel(
         config.verbosity() >= 6 ? config.level() : ch.qos.logback.classic.Level.WARN);
+    // grpc-java asks for SO_KEEPALIVE on every channel; on the kubelet plugin's Unix domain
+    // sockets Netty's bootstrap warns that the option does not apply, four lines per driver
+    // start that say nothing to a user.
+    context
+        .getLogger("io.grpc.netty.shaded.io.netty.bootstrap")
+        .setLevel(config.verbosity() >= 6 ? config.level() : ch.qos.logback.classic.Level.ERROR);
   }
 
   /** Forces logging start-up now (used by tests and long-running commands). */
