@@ -12,7 +12,8 @@ import java.util.Map;
  * that do not advertise them. Thread-safe; rebuilt when classes change.
  */
 final class ExtendedResources {
-  static final String IMPLICIT_PREFIX = "deviceclass.resource.kubernetes.io/";
+  static final String IMPLICIT_PREFIX =
+      io.jdra.api.resourceclaim.ResourceClaims.DEVICE_CLASS_RESOURCE_PREFIX;
 
   private final DraManager dra;
   private final boolean enabled;

@@ -38,6 +38,16 @@ public final class ResourceClaims {
    */
   public static final String POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name";
 
+  /** Marks the claim the scheduler made for a pod's DRA-backed extended resources. */
+  public static final String EXTENDED_RESOURCE_CLAIM_ANNOTATION =
+      "resource.kubernetes.io/extended-resource-claim";
+
+  /**
+   * The implicit extended resource name of every DeviceClass is this prefix plus the class name
+   * (upstream {@code ResourceDeviceClassPrefix}).
+   */
+  public static final String DEVICE_CLASS_RESOURCE_PREFIX = "deviceclass.resource.kubernetes.io/";
+
   /** Room for a hyphen and five random characters in a 63-character generated name. */
   private static final int MAX_GENERATE_NAME_BASE = 57;
 

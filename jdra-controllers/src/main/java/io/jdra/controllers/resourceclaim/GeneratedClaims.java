@@ -24,7 +24,7 @@ final class GeneratedClaims {
    * resources (value {@code "true"}).
    */
   static final String EXTENDED_RESOURCE_CLAIM_ANNOTATION =
-      "resource.kubernetes.io/extended-resource-claim";
+      io.jdra.api.resourceclaim.ResourceClaims.EXTENDED_RESOURCE_CLAIM_ANNOTATION;
 
   private GeneratedClaims() {}
 

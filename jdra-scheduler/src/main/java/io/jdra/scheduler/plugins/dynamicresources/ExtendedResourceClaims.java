@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.jdra.api.resourceclaim.ResourceClaims;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,12 +33,12 @@ import java.util.function.Function;
  */
 final class ExtendedResourceClaims {
   /** Marks the claim the scheduler made for a pod's extended resources. */
-  static final String ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
+  static final String ANNOTATION = ResourceClaims.EXTENDED_RESOURCE_CLAIM_ANNOTATION;
 
   /** The name of the claim before it exists in the API (upstream {@code specialClaimInMemName}). */
   static final String IN_MEMORY_NAME = "<extended-resources>";
 
-  static final String DEVICE_CLASS_PREFIX = "deviceclass.resource.kubernetes.io/";
+  static final String DEVICE_CLASS_PREFIX = ResourceClaims.DEVICE_CLASS_RESOURCE_PREFIX;
 
   private ExtendedResourceClaims() {}
 
@@ -209,8 +210,8 @@ final class ExtendedResourceClaims {
     List<DeviceRequest> out = new ArrayList<>();
     List<Container> all = containers(pod);
     for (int i = 0; i < all.size(); i++) {
-      List<String> names = new ArrayList<>(requests(all.get(i)).keySet());
       Map<String, Quantity> reqs = requests(all.get(i));
+      List<String> names = new ArrayList<>(reqs.keySet());
       for (int j = 0; j < names.size(); j++) {
         String name = names.get(j);
         long n = count(reqs.get(name));
