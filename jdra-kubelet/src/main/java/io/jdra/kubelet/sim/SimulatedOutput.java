@@ -49,27 +49,36 @@ final class SimulatedOutput {
 
   /** Splits at newlines, {@code ;}, {@code &&}, {@code ||} and {@code &} outside quotes. */
   static List<String> commands(String script) {
+    return splitOutsideQuotes(script, List.of("\n", ";", "&&", "||", "&"));
+  }
+
+  /**
+   * Splits {@code s} at the first of {@code separators} found at each position outside single or
+   * double quotes (longer separators listed first win); blank parts and comments are dropped.
+   */
+  private static List<String> splitOutsideQuotes(String s, List<String> separators) {
     List<String> out = new ArrayList<>();
     StringBuilder cur = new StringBuilder();
     char quote = 0;
-    for (int i = 0; i < script.length(); i++) {
-      char c = script.charAt(i);
+    int i = 0;
+    outer:
+    while (i < s.length()) {
+      char c = s.charAt(i);
       if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-        cur.append(c);
+        quote = c == quote ? 0 : quote;
       } else if (c == '\'' || c == '"') {
         quote = c;
-        cur.append(c);
-      } else if (c == '\n' || c == ';' || c == '&') {
-        flush(cur, out);
-      } else if (c == '|' && i + 1 < script.length() && script.charAt(i + 1) == '|') {
-        flush(cur, out);
-        i++;
       } else {
-        cur.append(c);
+        for (String sep : separators) {
+          if (s.startsWith(sep, i)) {
+            flush(cur, out);
+            i += sep.length();
+            continue outer;
+          }
+        }
       }
+      cur.append(c);
+      i++;
     }
     flush(cur, out);
     return out;
@@ -85,34 +94,12 @@ final class SimulatedOutput {
 
   /** Runs {@code a | b | c}: the first stage makes lines, the others filter them. */
   private static List<String> pipeline(String command, Map<String, String> env) {
-    List<String> stages = splitPipes(command);
+    List<String> stages = splitOutsideQuotes(command, List.of("|"));
     List<String> lines = source(words(stages.get(0), env), env);
     for (int i = 1; i < stages.size() && lines != null; i++) {
       lines = filter(words(stages.get(i), env), lines);
     }
     return lines == null ? List.of() : lines;
-  }
-
-  private static List<String> splitPipes(String command) {
-    List<String> out = new ArrayList<>();
-    StringBuilder cur = new StringBuilder();
-    char quote = 0;
-    for (char c : command.toCharArray()) {
-      if (quote != 0) {
-        quote = c == quote ? 0 : quote;
-        cur.append(c);
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-        cur.append(c);
-      } else if (c == '|') {
-        out.add(cur.toString().strip());
-        cur.setLength(0);
-      } else {
-        cur.append(c);
-      }
-    }
-    out.add(cur.toString().strip());
-    return out;
   }
 
   /** The lines a first stage prints, or null for a command that prints nothing here. */
