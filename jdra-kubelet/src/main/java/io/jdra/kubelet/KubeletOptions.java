@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param registry where the node's metrics go
  * @param wipingDelay how long a gone driver has to come back before its slices are deleted
  * @param reconcilePeriod how often claims of vanished pods are unprepared
- * @param workers how many pods are synced at the same time
+ * @param workers how many pods are synced at the same time (default 110, upstream's pod limit per
+ *     node: every pod can sync at once, as upstream's one worker goroutine per pod)
  */
 public record KubeletOptions(
     KubernetesClient client,
@@ -43,6 +44,9 @@ public record KubeletOptions(
   public static final Map<String, Quantity> DEFAULT_CAPACITY =
       Map.of("cpu", new Quantity("8"), "memory", new Quantity("32Gi"), "pods", new Quantity("110"));
 
+  /** Default {@code workers}: upstream's default maximum of pods per node. */
+  public static final int DEFAULT_WORKERS = 110;
+
   /** Upstream's reconcile period of the DRA manager. */
   public static final Duration DEFAULT_RECONCILE_PERIOD = Duration.ofSeconds(60);
 
@@ -59,7 +63,7 @@ public record KubeletOptions(
     registry = registry == null ? new PrometheusRegistry() : registry;
     wipingDelay = wipingDelay == null ? Duration.ofSeconds(30) : wipingDelay;
     reconcilePeriod = reconcilePeriod == null ? DEFAULT_RECONCILE_PERIOD : reconcilePeriod;
-    workers = workers <= 0 ? 4 : workers;
+    workers = workers <= 0 ? DEFAULT_WORKERS : workers;
   }
 
   /** Options with defaults for everything but the essentials. */

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 
 /**
  * Runs the pods bound to one simulated node (the part of upstream's pod workers and sync loop a
@@ -64,7 +65,11 @@ public final class PodWorkers {
         new PodLifecycle(this.ctx, client, manager, cdi, ips, nodeIp, this::enqueueLater);
   }
 
-  /** Starts the informer and {@code workers} workers; returns once the informer has synced. */
+  /**
+   * Starts the informer and the dispatcher, which syncs each queued pod on a virtual thread of its
+   * own, at most {@code workers} pods at once (the queue never hands out a key that is being
+   * synced).
+   */
   public void start(int workers) {
     informer =
         client
@@ -89,9 +94,8 @@ public final class PodWorkers {
                   }
                 },
                 0);
-    for (int i = 0; i < workers; i++) {
-      Thread.ofVirtual().name("pod-worker-" + nodeName + "-" + i).start(this::work);
-    }
+    Semaphore slots = new Semaphore(workers);
+    Thread.ofVirtual().name("pod-workers-" + nodeName).start(() -> dispatch(slots));
     ctx.onCancel(() -> {
       queue.shutDown();
       informer.close();
@@ -142,25 +146,45 @@ public final class PodWorkers {
     queue.addAfter(key, after);
   }
 
-  private void work() {
+  /**
+   * Upstream runs one goroutine per pod, so a pod whose driver call hangs for its 45 s timeout
+   * delays no other pod; a thread per sync does the same here without idle threads per node.
+   */
+  private void dispatch(Semaphore slots) {
     while (true) {
+      try {
+        slots.acquire();
+      } catch (InterruptedException e) {
+        return;
+      }
       String key = queue.get();
       if (key == null) {
         return;
       }
-      try {
-        boolean retry = sync(key);
-        if (retry) {
-          queue.addRateLimited(key);
-        } else {
-          queue.forget(key);
-        }
-      } catch (RuntimeException e) {
-        ctx.logger().error(e, "Pod sync failed", "pod", key);
+      Thread.ofVirtual()
+          .start(() -> {
+            try {
+              process(key);
+            } finally {
+              slots.release();
+            }
+          });
+    }
+  }
+
+  private void process(String key) {
+    try {
+      boolean retry = sync(key);
+      if (retry) {
         queue.addRateLimited(key);
-      } finally {
-        queue.done(key);
+      } else {
+        queue.forget(key);
       }
+    } catch (RuntimeException e) {
+      ctx.logger().error(e, "Pod sync failed", "pod", key);
+      queue.addRateLimited(key);
+    } finally {
+      queue.done(key);
     }
   }
 
