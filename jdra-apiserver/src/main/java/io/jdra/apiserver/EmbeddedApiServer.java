@@ -130,7 +130,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       // nobody knows the port before start returns (or the kubeconfig is written), as with
       // kube-apiserver's post-start hook.
       CompletableFuture<Void> namespaces = runAsync(() -> createNamespaces(service), starter);
-      Controllers controllers = new Controllers(service, vertx);
+      Controllers controllers = new Controllers(service);
       ApiHandler handler =
           new ApiHandler(
               service,

@@ -7,8 +7,9 @@
  * concurrency, status subresources, deletion with finalizers and grace periods), {@code admission}
  * (metadata validation; resource.k8s.io through jdra-api), {@code storage} (per-resource ordered
  * maps of serialized objects sharing one resourceVersion counter, with a bounded event history per
- * resource for watch resumption), {@code controllers} (garbage collector, namespace finalization),
- * {@code convert} (resource.k8s.io v1beta1/v1beta2 shapes), {@code patch} (patch engines).
+ * resource for watch resumption), (garbage collection and namespace finalization are the
+ * controller-manager's, as upstream), {@code convert} (resource.k8s.io v1beta1/v1beta2 shapes),
+ * {@code patch} (patch engines).
  *
  * <p>Storage choice: objects are kept as their JSON bytes (memory close to the JSON size, lists
  * written by concatenation). Durability ({@code --data-dir}) is an own append-only log with group

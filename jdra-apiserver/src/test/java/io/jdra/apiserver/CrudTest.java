@@ -138,19 +138,27 @@ class CrudTest {
         .hasMessageContaining("namespaces \"nope\" not found");
   }
 
+  /**
+   * The server alone only marks a deleted namespace Terminating and refuses new content in it, as
+   * kube-apiserver does; emptying and finalizing it is the controller-manager's namespace
+   * controller's. Once the {@code kubernetes} finalizer is removed through {@code finalize}, the
+   * server removes the namespace.
+   */
   @Test
-  void namespaceDeletionRemovesContent() throws Exception {
+  void namespaceDeletionWaitsForTheKubernetesFinalizer() throws Exception {
     Namespace ns =
         f.client
             .resource(
                 new NamespaceBuilder().withNewMetadata().withName("tmp").endMetadata().build())
             .create();
     assertThat(ns.getStatus().getPhase()).isEqualTo("Active");
+    assertThat(ns.getSpec().getFinalizers()).containsExactly("kubernetes");
     f.client.resource(claim("in-tmp")).inNamespace("tmp").create();
     f.client.namespaces().withName("tmp").delete();
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .until(() -> f.client.namespaces().withName("tmp").get() == null);
+
+    Namespace terminating = f.client.namespaces().withName("tmp").get();
+    assertThat(terminating.getStatus().getPhase()).isEqualTo("Terminating");
+    assertThat(terminating.getMetadata().getDeletionTimestamp()).isNotNull();
     assertThat(
             f.client
                 .dynamicResourceAllocation()
@@ -159,7 +167,22 @@ class CrudTest {
                 .inNamespace("tmp")
                 .withName("in-tmp")
                 .get())
-        .isNull();
+        .as("content stays until a namespace controller removes it")
+        .isNotNull();
+    assertThatThrownBy(() -> f.client.resource(claim("late")).inNamespace("tmp").create())
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("because it is being terminated");
+
+    String finalized =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"tmp\"},"
+            + "\"spec\":{\"finalizers\":[]}}";
+    assertThat(
+            f.raw("PUT", "/api/v1/namespaces/tmp/finalize", "application/json", finalized)
+                .statusCode())
+        .isEqualTo(200);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> f.client.namespaces().withName("tmp").get() == null);
   }
 
   @Test

@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
 import io.jdra.controllers.manager.Controllers;
+import io.jdra.controllers.manager.LifecycleOptions;
 import io.jdra.controllers.manager.WorkloadSyncs;
+import io.jdra.controllers.namespace.NamespaceController;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ClientOptions;
 import io.jdra.runtime.client.Clients;
@@ -28,7 +30,9 @@ import picocli.CommandLine.ParentCommand;
       "Run the DRA controllers of kube-controller-manager against an API server:",
       "resourceclaim-controller (claims from ResourceClaimTemplates, reservedFor cleanup,",
       "deallocation, deletion of claims of finished pods), device-taint-eviction-controller,",
-      "and the workload controllers replicaset-controller, deployment-controller, job-controller.",
+      "the workload controllers replicaset-controller, deployment-controller, job-controller,",
+      "ttl-after-finished-controller, and garbage-collector-controller and namespace-controller",
+      "(cascading deletion and namespace finalization, which the API server leaves to them).",
       "Stops cleanly on SIGTERM/SIGINT: queues drained, informers stopped, Lease released."
     })
 final class ControllerManagerCommand implements Callable<Integer> {
@@ -114,6 +118,43 @@ final class ControllerManagerCommand implements Callable<Integer> {
   int concurrentJobSyncs;
 
   @Option(
+      names = "--concurrent-gc-syncs",
+      paramLabel = "N",
+      defaultValue = "" + LifecycleOptions.DEFAULT_CONCURRENT_GC_SYNCS,
+      description =
+          "The number of garbage collector workers that are allowed to sync concurrently"
+              + " (default: ${DEFAULT-VALUE}).")
+  int concurrentGcSyncs;
+
+  @Option(
+      names = "--enable-garbage-collector",
+      paramLabel = "BOOL",
+      defaultValue = "true",
+      arity = "1",
+      description =
+          "Enables the generic garbage collector (default: ${DEFAULT-VALUE}); without it,"
+              + " dependents of deleted objects stay.")
+  boolean enableGarbageCollector;
+
+  @Option(
+      names = "--concurrent-namespace-syncs",
+      paramLabel = "N",
+      defaultValue = "" + LifecycleOptions.DEFAULT_CONCURRENT_NAMESPACE_SYNCS,
+      description =
+          "The number of namespace objects that are allowed to sync concurrently (default:"
+              + " ${DEFAULT-VALUE}).")
+  int concurrentNamespaceSyncs;
+
+  @Option(
+      names = "--concurrent-ttl-after-finished-syncs",
+      paramLabel = "N",
+      defaultValue = "" + LifecycleOptions.DEFAULT_CONCURRENT_TTL_SYNCS,
+      description =
+          "The number of TTL-after-finished controller workers that are allowed to sync"
+              + " concurrently (default: ${DEFAULT-VALUE}).")
+  int concurrentTtlSyncs;
+
+  @Option(
       names = "--leader-elect",
       description =
           "Run the controllers only while holding the coordination.k8s.io/v1 Lease (lease 15s,"
@@ -154,6 +195,13 @@ final class ControllerManagerCommand implements Callable<Integer> {
               .withWorkloadSyncs(
                   new WorkloadSyncs(
                       concurrentReplicaSetSyncs, concurrentDeploymentSyncs, concurrentJobSyncs))
+              .withLifecycle(
+                  new LifecycleOptions(
+                      enableGarbageCollector,
+                      concurrentGcSyncs,
+                      concurrentNamespaceSyncs,
+                      concurrentTtlSyncs,
+                      NamespaceController.Options.defaults()))
               .withLeaderElect(leaderElect)
               .withLease(leaseNamespace, leaseName)
               .withMetricsBindAddress(metricsBindAddress)

@@ -34,7 +34,6 @@ final class ApiServerLayers {
     ALLOWED.put(
         "http",
         List.of("auth", "convert", "meta", "patch", "protobuf", "registry", "rest", "storage"));
-    ALLOWED.put("controllers", List.of("meta", "registry", "rest", "storage"));
   }
 
   private ApiServerLayers() {}

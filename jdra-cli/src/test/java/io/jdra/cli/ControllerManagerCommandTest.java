@@ -57,7 +57,15 @@ class ControllerManagerCommandTest {
             "(default: 20.0",
             "--kube-api-burst",
             "--feature-gates",
-            "resourceclaim-controller (resourceclaim)");
+            "resourceclaim-controller (resourceclaim)",
+            "--concurrent-gc-syncs",
+            "(default: 20)",
+            "--enable-garbage-collector",
+            "--concurrent-namespace-syncs",
+            "--concurrent-ttl-after-finished-syncs",
+            "garbage-collector-controller (garbagecollector)",
+            "namespace-controller (namespace)",
+            "ttl-after-finished-controller (ttl-after-finished)");
   }
 
   static Stream<Arguments> mistakes() {

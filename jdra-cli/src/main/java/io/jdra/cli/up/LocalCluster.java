@@ -6,6 +6,8 @@ import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
+import io.jdra.controllers.manager.LifecycleOptions;
+import io.jdra.controllers.namespace.NamespaceController;
 import io.jdra.exampledriver.ExampleDriver;
 import io.jdra.exampledriver.Flags;
 import io.jdra.exampledriver.controller.ExampleController;
@@ -26,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -239,6 +242,14 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * One API server, and simulated kubelets that end pods within milliseconds: no grace period for
+   * other API servers to see a namespace's deletion, and content checked again after a second
+   * rather than after half a 30 s grace period.
+   */
+  static final NamespaceController.Options NAMESPACE_PACING =
+      new NamespaceController.Options(Duration.ZERO, Duration.ofSeconds(1));
+
   private CompletableFuture<Void> startControllerManager() {
     KubernetesClient client =
         newClient(
@@ -250,7 +261,9 @@ public final class LocalCluster implements AutoCloseable {
         ControllerManager.start(
             ctx.withName("controller-manager"),
             client,
-            ControllerManagerOptions.defaults().withFeatureGates(options.featureGates()));
+            ControllerManagerOptions.defaults()
+                .withFeatureGates(options.featureGates())
+                .withLifecycle(LifecycleOptions.defaults().withNamespace(NAMESPACE_PACING)));
     started.push(new Stoppable("controller-manager", h::stop));
     metrics.add(h.registry(), Labels.EMPTY);
     return h.synced();

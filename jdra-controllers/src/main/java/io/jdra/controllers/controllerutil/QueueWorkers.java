@@ -59,6 +59,16 @@ public final class QueueWorkers {
   }
 
   /** One key: false when the queue shut down. */
+  /**
+   * Thrown by a sync handler to have its key looked at again later (rate-limited) without it being
+   * an error, e.g. for an object an informer has not shown yet.
+   */
+  public static final class Requeue extends RuntimeException {
+    public Requeue() {
+      super("requeue", null, false, false);
+    }
+  }
+
   public static boolean processNextWorkItem(
       Ctx ctx, RateLimitingQueue<String> queue, SyncHandler handler) {
     String key = queue.get();
@@ -68,6 +78,8 @@ public final class QueueWorkers {
     try {
       handler.sync(ctx, key);
       queue.forget(key);
+    } catch (Requeue e) {
+      queue.addRateLimited(key);
     } catch (RuntimeException e) {
       if (ApiErrors.isConflict(e)) {
         // A write based on a cache that lagged: expected now and then, retried at once-ish.

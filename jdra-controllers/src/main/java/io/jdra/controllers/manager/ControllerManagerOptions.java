@@ -25,6 +25,8 @@ import java.util.List;
  * @param featureGates the feature gates in effect
  * @param workloadSyncs {@code --concurrent-replicaset-syncs}, {@code
  *     --concurrent-deployment-syncs}, {@code --concurrent-job-syncs}
+ * @param lifecycle the garbage collector's, namespace controller's and ttl-after-finished
+ *     controller's settings
  */
 public record ControllerManagerOptions(
     List<String> controllers,
@@ -36,7 +38,8 @@ public record ControllerManagerOptions(
     String identity,
     String metricsBindAddress,
     FeatureGates featureGates,
-    WorkloadSyncs workloadSyncs) {
+    WorkloadSyncs workloadSyncs,
+    LifecycleOptions lifecycle) {
   public static final int DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS = 50;
 
   /** Upstream's default: more workers made the API server's pod watchers fall behind. */
@@ -66,6 +69,7 @@ public record ControllerManagerOptions(
     }
     metricsBindAddress = metricsBindAddress == null ? "" : metricsBindAddress;
     java.util.Objects.requireNonNull(workloadSyncs, "workloadSyncs");
+    java.util.Objects.requireNonNull(lifecycle, "lifecycle");
   }
 
   private static boolean isEmpty(String s) {
@@ -84,7 +88,8 @@ public record ControllerManagerOptions(
         LeaderElection.defaultIdentity(),
         "",
         FeatureGates.defaults(),
-        WorkloadSyncs.defaults());
+        WorkloadSyncs.defaults(),
+        LifecycleOptions.defaults());
   }
 
   public ControllerManagerOptions withControllers(List<String> c) {
@@ -98,7 +103,8 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
@@ -112,7 +118,8 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withConcurrentDeviceTaintEvictionSyncs(int n) {
@@ -126,7 +133,8 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
@@ -140,7 +148,8 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withLease(String namespace, String name) {
@@ -154,7 +163,8 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withIdentity(String id) {
@@ -168,7 +178,8 @@ public record ControllerManagerOptions(
         id,
         metricsBindAddress,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withMetricsBindAddress(String a) {
@@ -182,7 +193,8 @@ public record ControllerManagerOptions(
         identity,
         a,
         featureGates,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withFeatureGates(FeatureGates g) {
@@ -196,7 +208,8 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         g,
-        workloadSyncs);
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withWorkloadSyncs(WorkloadSyncs w) {
@@ -210,6 +223,22 @@ public record ControllerManagerOptions(
         identity,
         metricsBindAddress,
         featureGates,
-        w);
+        w,
+        lifecycle);
+  }
+
+  public ControllerManagerOptions withLifecycle(LifecycleOptions l) {
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        l);
   }
 }

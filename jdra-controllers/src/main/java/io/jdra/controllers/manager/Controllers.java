@@ -21,6 +21,7 @@ public final class Controllers {
   public static List<ControllerDescriptor> builtIn() {
     List<ControllerDescriptor> all = new ArrayList<>(dra());
     all.addAll(WorkloadControllerFactories.descriptors());
+    all.addAll(LifecycleControllerFactories.descriptors());
     return List.copyOf(all);
   }
 

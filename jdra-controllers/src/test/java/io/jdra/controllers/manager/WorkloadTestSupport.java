@@ -26,6 +26,27 @@ final class WorkloadTestSupport {
         ControllerManagerOptions.defaults().withControllers(List.of(controllers)));
   }
 
+  /**
+   * A manager with the garbage collector and namespace controller besides {@code controllers},
+   * paced for tests (no grace period before a deleted namespace is emptied, content checked again
+   * within a second).
+   */
+  static ControllerManager.Handle startWithGc(KubernetesClient client, String... controllers) {
+    List<String> all = new java.util.ArrayList<>(List.of(controllers));
+    all.add(io.jdra.controllers.garbagecollector.GarbageCollector.NAME);
+    all.add(io.jdra.controllers.namespace.NamespaceController.NAME);
+    return ControllerManager.start(
+        Ctx.background("controller-manager"),
+        client,
+        ControllerManagerOptions.defaults()
+            .withControllers(all)
+            .withLifecycle(
+                LifecycleOptions.defaults()
+                    .withNamespace(
+                        new io.jdra.controllers.namespace.NamespaceController.Options(
+                            java.time.Duration.ZERO, java.time.Duration.ofSeconds(1)))));
+  }
+
   static void namespace(KubernetesClient client, String ns) {
     client
         .namespaces()

@@ -1,7 +1,9 @@
 package io.jdra.runtime.cache;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.runtime.Ctx;
 import java.time.Duration;
@@ -31,7 +33,10 @@ public final class InformerFactory {
   private final Map<Key, CompletableFuture<Void>> started = new LinkedHashMap<>();
   private boolean stopped;
 
-  private record Key(Class<?> type, String namespace) {}
+  /**
+   * {@code type} is a model class or, for metadata informers, the resource's group/version/plural.
+   */
+  private record Key(Object type, String namespace) {}
 
   public InformerFactory(KubernetesClient client) {
     this.client = client;
@@ -71,6 +76,31 @@ public final class InformerFactory {
     return true;
   }
 
+  /**
+   * The shared metadata-only informer of a resource in all namespaces (client-go's {@code
+   * metadatainformer}): its cache and its handlers' old objects keep only {@code apiVersion},
+   * {@code kind} and {@code metadata}, for controllers that read metadata of every kind (the
+   * garbage collector). The objects still travel whole: the API server answers no {@code
+   * PartialObjectMetadata} lists.
+   */
+  @SuppressWarnings("unchecked")
+  public synchronized SharedIndexInformer<GenericKubernetesResource> metadataInformer(
+      ResourceDefinitionContext resource) {
+    Key key =
+        new Key(
+            resource.getGroup() + "/" + resource.getVersion() + "/" + resource.getPlural(), null);
+    return (SharedIndexInformer<GenericKubernetesResource>)
+        informers.computeIfAbsent(
+            key,
+            k ->
+                client
+                    .genericKubernetesResources(resource)
+                    .inAnyNamespace()
+                    .runnableInformer(0)
+                    .itemStore(new MetadataOnlyStore())
+                    .exceptionHandler(InformerFactory::retryAfterException));
+  }
+
   /** A lister over the shared informer of this type (all namespaces). */
   public <T extends HasMetadata> Lister<T> lister(Class<T> type) {
     return Lister.of(informer(type));
@@ -93,7 +123,13 @@ public final class InformerFactory {
         }
       }
       for (var e : toStart) {
-        ctx.logger().v(3).info("Starting informer", "type", e.getKey().type().getSimpleName());
+        Object type = e.getKey().type();
+        ctx.logger()
+            .v(3)
+            .info(
+                "Starting informer",
+                "type",
+                type instanceof Class<?> c ? c.getSimpleName() : type.toString());
         started.put(e.getKey(), e.getValue().start().toCompletableFuture());
       }
     }

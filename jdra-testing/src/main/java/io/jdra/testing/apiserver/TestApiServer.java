@@ -12,6 +12,12 @@ import java.util.List;
 /**
  * An embedded API server plus fabric8 clients for it, in one call: {@code try (var s =
  * TestApiServer.start()) { s.client()... }}. Thread-safe; closing stops clients and server.
+ *
+ * <p>The server alone behaves as kube-apiserver alone: it records a deletion's propagation policy
+ * as a finalizer and marks a deleted namespace {@code Terminating}, but nothing deletes dependents
+ * or empties namespaces. A test that relies on cascading deletion or namespace deletion starts
+ * jdra-controllers' garbage collector and namespace controller against it ({@code
+ * ControllerManager.start} with {@code garbage-collector-controller,namespace-controller}).
  */
 public final class TestApiServer implements AutoCloseable {
   private final EmbeddedApiServer server;

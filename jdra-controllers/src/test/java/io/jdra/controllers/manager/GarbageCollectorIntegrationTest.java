@@ -1,0 +1,222 @@
+package io.jdra.controllers.manager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.testing.apiserver.WithApiServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The garbage collector in the manager against the embedded API server, which alone only records
+ * what a deletion asks for: dependents of a deleted owner go (background), an owner deleted in the
+ * foreground stays until its blocking dependents are gone, orphaning keeps dependents and removes
+ * their references, a dependent whose owner never existed goes, one with a live owner left loses
+ * only the dangling reference, and Jobs orphan their pods by default.
+ */
+@WithApiServer
+class GarbageCollectorIntegrationTest {
+  static final Duration WAIT = Duration.ofSeconds(30);
+  static final String NS = "gc-it";
+  static ControllerManager.Handle manager;
+
+  @BeforeAll
+  static void start(KubernetesClient client) throws Exception {
+    WorkloadTestSupport.namespace(client, NS);
+    manager = WorkloadTestSupport.startWithGc(client);
+    manager.synced().get();
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    manager.stop();
+  }
+
+  static ConfigMap configMap(KubernetesClient client, String name, OwnerReference... owners) {
+    return client
+        .configMaps()
+        .inNamespace(NS)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withOwnerReferences(owners)
+                .endMetadata()
+                .build())
+        .create();
+  }
+
+  static OwnerReference ref(HasMetadata owner, boolean block) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(owner.getApiVersion())
+        .withKind(owner.getKind())
+        .withName(owner.getMetadata().getName())
+        .withUid(owner.getMetadata().getUid())
+        .withBlockOwnerDeletion(block)
+        .build();
+  }
+
+  static ConfigMap get(KubernetesClient client, String name) {
+    return client.configMaps().inNamespace(NS).withName(name).get();
+  }
+
+  @Test
+  void backgroundDeletionRemovesDependentsTransitively(KubernetesClient client) {
+    ConfigMap owner = configMap(client, "bg-owner");
+    ConfigMap dep = configMap(client, "bg-dep", ref(owner, false));
+    configMap(client, "bg-grandchild", ref(dep, false));
+    client.configMaps().inNamespace(NS).withName("bg-owner").delete();
+    await()
+        .atMost(WAIT)
+        .until(() -> get(client, "bg-dep") == null && get(client, "bg-grandchild") == null);
+  }
+
+  @Test
+  void foregroundDeletionWaitsForBlockingDependents(KubernetesClient client) {
+    ConfigMap owner = configMap(client, "fg-owner");
+    configMap(client, "fg-dep", ref(owner, true));
+    client
+        .configMaps()
+        .inNamespace(NS)
+        .withName("fg-owner")
+        .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+        .delete();
+    await()
+        .atMost(WAIT)
+        .until(() -> get(client, "fg-dep") == null && get(client, "fg-owner") == null);
+  }
+
+  @Test
+  void foregroundOwnerStaysWhileABlockingDependentIsHeld(KubernetesClient client) {
+    ConfigMap owner = configMap(client, "hold-owner");
+    ConfigMap dep =
+        client
+            .configMaps()
+            .inNamespace(NS)
+            .resource(
+                new ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName("hold-dep")
+                    .withFinalizers("example.com/hold")
+                    .withOwnerReferences(ref(owner, true))
+                    .endMetadata()
+                    .build())
+            .create();
+    client
+        .configMaps()
+        .inNamespace(NS)
+        .withName("hold-owner")
+        .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+        .delete();
+    await()
+        .atMost(WAIT)
+        .until(() -> get(client, "hold-dep").getMetadata().getDeletionTimestamp() != null);
+    assertThat(get(client, "hold-owner").getMetadata().getFinalizers())
+        .containsExactly("foregroundDeletion");
+    client
+        .configMaps()
+        .inNamespace(NS)
+        .withName(dep.getMetadata().getName())
+        .edit(c ->
+            new ConfigMapBuilder(c).editMetadata().withFinalizers(List.of()).endMetadata().build());
+    await()
+        .atMost(WAIT)
+        .until(() -> get(client, "hold-dep") == null && get(client, "hold-owner") == null);
+  }
+
+  @Test
+  void orphanKeepsDependentsWithoutTheReference(KubernetesClient client) {
+    ConfigMap owner = configMap(client, "or-owner");
+    configMap(client, "or-dep", ref(owner, true));
+    client
+        .configMaps()
+        .inNamespace(NS)
+        .withName("or-owner")
+        .withPropagationPolicy(DeletionPropagation.ORPHAN)
+        .delete();
+    await().atMost(WAIT).until(() -> get(client, "or-owner") == null);
+    await()
+        .atMost(WAIT)
+        .until(() -> get(client, "or-dep").getMetadata().getOwnerReferences().isEmpty());
+  }
+
+  @Test
+  void dependentOfAnOwnerThatNeverExistedIsDeleted(KubernetesClient client) {
+    OwnerReference ghost =
+        new OwnerReferenceBuilder()
+            .withApiVersion("v1")
+            .withKind("ConfigMap")
+            .withName("ghost")
+            .withUid(UUID.randomUUID().toString())
+            .build();
+    configMap(client, "ghost-dep", ghost);
+    await().atMost(WAIT).until(() -> get(client, "ghost-dep") == null);
+  }
+
+  @Test
+  void liveOwnerKeepsTheDependentAndTheDanglingReferenceGoes(KubernetesClient client) {
+    ConfigMap live = configMap(client, "live-owner");
+    ConfigMap gone = configMap(client, "gone-owner");
+    configMap(client, "two-owners", ref(live, false), ref(gone, false));
+    client.configMaps().inNamespace(NS).withName("gone-owner").delete();
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(get(client, "two-owners").getMetadata().getOwnerReferences())
+                .extracting(OwnerReference::getName)
+                .containsExactly("live-owner"));
+  }
+
+  @Test
+  void jobsOrphanTheirDependentsByDefault(KubernetesClient client) {
+    Job job =
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(NS)
+            .resource(
+                new JobBuilder()
+                    .withNewMetadata()
+                    .withName("j1")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withTemplate(WorkloadTestSupport.template(java.util.Map.of("a", "b"), "x"))
+                    .editTemplate()
+                    .editSpec()
+                    .withRestartPolicy("Never")
+                    .endSpec()
+                    .endTemplate()
+                    .endSpec()
+                    .build())
+            .create();
+    configMap(client, "job-dep", ref(job, false));
+    // No propagation policy (fabric8 would send Background): the batch/v1 default, orphan.
+    client.raw(
+        client.getMasterUrl().toString().replaceAll("/+$", "")
+            + "/apis/batch/v1/namespaces/"
+            + NS
+            + "/jobs/j1",
+        "DELETE",
+        null);
+    await()
+        .atMost(WAIT)
+        .until(() -> client.batch().v1().jobs().inNamespace(NS).withName("j1").get() == null);
+    await()
+        .atMost(WAIT)
+        .until(() -> get(client, "job-dep").getMetadata().getOwnerReferences().isEmpty());
+  }
+}
