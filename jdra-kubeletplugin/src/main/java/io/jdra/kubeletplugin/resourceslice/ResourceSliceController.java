@@ -183,6 +183,11 @@ public final class ResourceSliceController {
     }
   }
 
+  /** The controller's informer (tests stop it to make it lag behind the controller's writes). */
+  SharedIndexInformer<ResourceSlice> informer() {
+    return informer;
+  }
+
   public Stats stats() {
     return new Stats(creates.get(), updates.get(), deletes.get());
   }

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.clock.FakeClock;
 import io.jdra.testing.apiserver.TestApiServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -178,6 +179,71 @@ class ResourceSliceControllerTest {
       assertThat(c.stats().numCreates()).isEqualTo(1);
       assertThat(c.stats().numUpdates()).isLessThanOrEqualTo(updates + 1);
     }
+  }
+
+  @Test
+  void aPublishRightAfterACreateUpdatesTheSliceTheInformerHasNotSeen() {
+    String nodeName = node().getMetadata().getName();
+    ResourceSliceController c =
+        startWithFakeClock("d.example.com", nodeName, new DriverResources(java.util.Map.of()));
+    // The informer has listed (nothing) and now stands still: it never sees the controller's
+    // writes, as an informer that lags behind them.
+    c.informer().stop();
+
+    c.update(DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 2))))));
+    await().atMost(WAIT).until(c::published);
+    c.update(DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 3))))));
+    await().atMost(WAIT).until(c::published);
+
+    List<ResourceSlice> slices = slices("d.example.com", nodeName);
+    assertThat(slices).as("no second slice created").hasSize(1);
+    assertThat(slices.get(0).getSpec().getDevices()).hasSize(3);
+    assertThat(c.stats()).isEqualTo(new ResourceSliceController.Stats(1, 1, 0));
+    assertThat(errors).isEmpty();
+  }
+
+  @Test
+  void updatesAfterItsOwnUpdateUseTheWrittenResourceVersionNotTheInformers() {
+    String nodeName = node().getMetadata().getName();
+    ResourceSliceController c =
+        startWithFakeClock(
+            "e.example.com",
+            nodeName,
+            DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", 1))))));
+    await().atMost(WAIT).until(() -> c.informer().getStore().list().size() == 1);
+    c.informer().stop(); // holds the slice as created, resourceVersion and all
+
+    for (int n = 2; n <= 4; n++) {
+      c.update(DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices("gpu", n))))));
+      await().atMost(WAIT).until(c::published);
+    }
+
+    assertThat(c.informer().getStore().list()).as("the informer is stale").hasSize(1);
+    assertThat(c.informer().getStore().list().get(0).getSpec().getDevices()).hasSize(1);
+    List<ResourceSlice> slices = slices("e.example.com", nodeName);
+    assertThat(slices).hasSize(1);
+    assertThat(slices.get(0).getSpec().getDevices()).hasSize(4);
+    assertThat(c.stats())
+        .as("no conflict, no retry")
+        .isEqualTo(new ResourceSliceController.Stats(1, 3, 0));
+    assertThat(errors).isEmpty();
+  }
+
+  /**
+   * With a clock that stands still, written slices never leave the mutation cache and delayed syncs
+   * (informer events, retries after errors) never run: each sync is one the test asked for.
+   */
+  private ResourceSliceController startWithFakeClock(
+      String driver, String nodeName, DriverResources resources) {
+    Options o =
+        Options.builder(driver, client)
+            .owner(new Owner("v1", "Node", nodeName, null))
+            .resources(resources)
+            .errorHandler((c, err, msg) -> errors.add(err))
+            .build();
+    ResourceSliceController c = ResourceSliceController.start(Ctx.forTest(new FakeClock()), o);
+    started.add(c);
+    return c;
   }
 
   @Test
