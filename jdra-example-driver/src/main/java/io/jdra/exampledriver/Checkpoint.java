@@ -2,32 +2,30 @@ package io.jdra.exampledriver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The prepared claims, persisted in {@code <plugin dir>/checkpoint.json} (upstream checkpoint.go,
- * {@code checkpoint.internal.example.com/v1} kind {@code Checkpoint}): a restarted driver knows
- * what it prepared, so prepare stays idempotent and unprepare still works. Besides the claim UID
- * (all upstream stores) each entry lists the claim's devices, which lets the driver refuse a device
- * that is already prepared for another claim; upstream's decoder ignores the extra field.
+ * The prepared claims as the driver knows them, and their persisted form {@code <plugin
+ * dir>/checkpoint.json} (upstream checkpoint.go, {@code checkpoint.internal.example.com/v1} kind
+ * {@code Checkpoint}): a restarted driver knows what it prepared, so prepare stays idempotent and
+ * unprepare still works. Besides the claim UID (all upstream stores) each entry lists the claim's
+ * devices, which lets the driver refuse a device that is already prepared for another claim;
+ * upstream's decoder ignores the extra field.
  *
- * <p>Written as a temporary file, synced and renamed over the old one: a crash leaves the old or
- * the new checkpoint, never a torn one. Not thread-safe (the DeviceState lock guards it).
+ * <p>Every change gets the next {@link #version()}; {@link #snapshot()} renders the content of one
+ * version, which {@link CheckpointWriter} persists. Each claim's JSON is rendered once, when it is
+ * added, so a snapshot of a node with many prepared claims only joins bytes. Not thread-safe (the
+ * DeviceState lock guards it).
  */
 final class Checkpoint {
   static final String FILE = "checkpoint.json";
@@ -36,23 +34,28 @@ final class Checkpoint {
   /** One device of a prepared claim. */
   record PreparedDevice(String pool, String device, String shareId) {}
 
-  private static final ObjectMapper JSON =
-      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+  /** The content of one version, as it goes to disk. */
+  record Snapshot(long version, byte[] bytes) {}
 
-  private final Path path;
+  private static final ObjectMapper JSON = JsonMapper.builder().build();
+  private static final byte[] HEAD =
+      ("{\n  \"apiVersion\": \"" + API_VERSION + "\",\n  \"kind\": \"Checkpoint\"")
+          .getBytes(StandardCharsets.UTF_8);
+
   private final Map<String, List<PreparedDevice>> claims = new LinkedHashMap<>();
+  private final Map<String, byte[]> rendered = new LinkedHashMap<>();
+  private long version;
 
-  private Checkpoint(Path path) {
-    this.path = path;
-  }
+  private Checkpoint() {}
 
   /**
-   * Reads the checkpoint at {@code path}; a missing file is an empty checkpoint.
+   * Reads the checkpoint at {@code path}; a missing file is an empty checkpoint. Its content gets
+   * {@code version} (0 at start; the current version when read again, so versions keep growing).
    *
    * @throws UncheckedIOException unreadable or not a checkpoint (message names the file)
    */
-  static Checkpoint read(Path path) {
-    Checkpoint c = new Checkpoint(path);
+  static Checkpoint read(Path path, long version) {
+    Checkpoint c = new Checkpoint();
     try {
       JsonNode root = JSON.readTree(Files.readAllBytes(path));
       for (JsonNode claim : root.path("preparedClaims")) {
@@ -64,15 +67,16 @@ final class Checkpoint {
                   d.path("device").asString(),
                   d.hasNonNull("shareID") ? d.get("shareID").asString() : null));
         }
-        c.claims.put(claim.path("uid").asString(), devices);
+        c.put(claim.path("uid").asString(), devices);
       }
     } catch (NoSuchFileException e) {
-      return c;
+      // empty
     } catch (IOException | RuntimeException e) {
       throw new UncheckedIOException(
           "unmarshal JSON from " + path + ": " + e.getMessage(),
           e instanceof IOException io ? io : new IOException(e));
     }
+    c.version = version;
     return c;
   }
 
@@ -80,56 +84,73 @@ final class Checkpoint {
     return claims.containsKey(uid);
   }
 
+  /** The prepared claims, read-only. */
   Map<String, List<PreparedDevice>> claims() {
-    return claims;
+    return java.util.Collections.unmodifiableMap(claims);
   }
 
-  void put(String uid, List<PreparedDevice> devices) {
-    claims.put(uid, List.copyOf(devices));
+  /** The version of the current content; 0 is what was read. */
+  long version() {
+    return version;
   }
 
-  boolean remove(String uid) {
-    return claims.remove(uid) != null;
+  long put(String uid, List<PreparedDevice> devices) {
+    List<PreparedDevice> copy = List.copyOf(devices);
+    claims.put(uid, copy);
+    rendered.put(uid, render(uid, copy));
+    return ++version;
   }
 
-  /** Persists the current content atomically. */
-  void write() {
-    ObjectNode root = JSON.createObjectNode();
-    root.put("apiVersion", API_VERSION);
-    root.put("kind", "Checkpoint");
-    ArrayNode list = root.putArray("preparedClaims");
-    claims.forEach((uid, devices) -> {
-      ObjectNode claim = list.addObject().put("uid", uid);
-      ArrayNode ds = claim.putArray("devices");
+  long remove(String uid) {
+    claims.remove(uid);
+    rendered.remove(uid);
+    return ++version;
+  }
+
+  /** The current content, in the format upstream's pretty JSON encoder uses for the envelope. */
+  Snapshot snapshot() {
+    int size = HEAD.length + 64;
+    for (byte[] b : rendered.values()) {
+      size += b.length + 8;
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(size);
+    out.writeBytes(HEAD);
+    if (!rendered.isEmpty()) {
+      out.writeBytes(",\n  \"preparedClaims\": [".getBytes(StandardCharsets.UTF_8));
+      String sep = "\n    ";
+      for (byte[] b : rendered.values()) {
+        out.writeBytes(sep.getBytes(StandardCharsets.UTF_8));
+        out.writeBytes(b);
+        sep = ",\n    ";
+      }
+      out.writeBytes("\n  ]".getBytes(StandardCharsets.UTF_8));
+    }
+    out.writeBytes("\n}\n".getBytes(StandardCharsets.UTF_8));
+    return new Snapshot(version, out.toByteArray());
+  }
+
+  /** One claim's entry, indented as in the whole document (Go's json.MarshalIndent style). */
+  private static byte[] render(String uid, List<PreparedDevice> devices) {
+    StringBuilder b = new StringBuilder(128 + 96 * devices.size());
+    b.append("{\n      \"uid\": ").append(quote(uid));
+    if (!devices.isEmpty()) {
+      b.append(",\n      \"devices\": [");
+      String sep = "\n        {";
       for (PreparedDevice d : devices) {
-        ObjectNode dn = ds.addObject().put("pool", d.pool()).put("device", d.device());
+        b.append(sep).append("\n          \"pool\": ").append(quote(d.pool()));
+        b.append(",\n          \"device\": ").append(quote(d.device()));
         if (d.shareId() != null) {
-          dn.put("shareID", d.shareId());
+          b.append(",\n          \"shareID\": ").append(quote(d.shareId()));
         }
+        b.append("\n        }");
+        sep = ",\n        {";
       }
-    });
-    if (claims.isEmpty()) {
-      root.remove("preparedClaims");
+      b.append("\n      ]");
     }
-    Path tmp = null;
-    try {
-      tmp = Files.createTempFile(path.getParent(), "tmp-checkpoint-", "");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(JSON.writeValueAsBytes(root)));
-        ch.force(true);
-      }
-      Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      tmp = null;
-    } catch (IOException e) {
-      throw new UncheckedIOException("write checkpoint " + path + ": " + e.getMessage(), e);
-    } finally {
-      if (tmp != null) {
-        try {
-          Files.deleteIfExists(tmp);
-        } catch (IOException ignored) {
-          // A leftover temp file is harmless: only checkpoint.json is read.
-        }
-      }
-    }
+    return b.append("\n    }").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String quote(String s) {
+    return JSON.writeValueAsString(s);
   }
 }

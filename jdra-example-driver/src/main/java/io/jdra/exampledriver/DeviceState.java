@@ -15,18 +15,27 @@ import io.jdra.kubeletplugin.resourceslice.DriverResources;
 import io.jdra.kubeletplugin.resourceslice.Slice;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.logging.Klog;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What the driver has prepared (upstream state.go): prepare computes the claim's CDI edits from its
  * allocation and opaque configs, writes the claim's CDI spec and records the claim in the
  * checkpoint; unprepare undoes both. Computing the edits is deterministic, so a claim found in the
- * checkpoint is answered by computing them again, without touching any file. Thread-safe: one
- * prepare or unprepare at a time.
+ * checkpoint is answered by computing them again, without touching any file.
+ *
+ * <p>Each change is two steps: {@link #prepare}/{@link #unprepare} change memory and the CDI spec,
+ * {@link #commit} waits until the checkpoint on disk has the change, so concurrent calls share one
+ * checkpoint write (upstream holds its lock across the write and pays one sync per call). Calls for
+ * one claim run one at a time (a per-claim lock, as upstream's single lock does for them); the
+ * state lock is held only while the checkpoint in memory changes, not for file I/O. A caller
+ * answers the kubelet only after its commit, so what the kubelet was told is prepared is on disk,
+ * as upstream. Thread-safe.
  */
 final class DeviceState {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
@@ -34,7 +43,19 @@ final class DeviceState {
   private final String driverName;
   private final Profile profile;
   private final CdiHandler cdi;
-  private final Checkpoint checkpoint;
+  private final Path checkpointPath;
+  private final boolean shared;
+  private final CheckpointWriter writer;
+
+  /**
+   * Guards the checkpoint in memory, held only for map updates and snapshots. A ReentrantLock, not
+   * a monitor: waiting threads park instead of spinning, which on a busy node burned a quarter of
+   * the CPU of concurrent prepares.
+   */
+  private final ReentrantLock lock = new ReentrantLock();
+
+  private final ReentrantLock[] claimLocks = new ReentrantLock[64];
+  private Checkpoint checkpoint;
   private final Map<String, Device> allocatable = new LinkedHashMap<>();
   private final DriverResources driverResources;
   private final KubernetesClient client;
@@ -56,7 +77,23 @@ final class DeviceState {
     }
     this.cdi = new CdiHandler(flags.cdiRoot(), driverName, profile.name());
     cdi.createCommonSpecFile(flags.nodeName());
-    this.checkpoint = Checkpoint.read(flags.driverPluginPath().resolve(Checkpoint.FILE));
+    for (int i = 0; i < claimLocks.length; i++) {
+      claimLocks[i] = new ReentrantLock();
+    }
+    this.checkpointPath = flags.driverPluginPath().resolve(Checkpoint.FILE);
+    this.shared = flags.podUid() != null;
+    this.checkpoint = Checkpoint.read(checkpointPath, 0);
+    this.writer = new CheckpointWriter(checkpointPath, this::snapshot, 0);
+    writer.observed(CheckpointWriter.fileKey(checkpointPath));
+  }
+
+  private Checkpoint.Snapshot snapshot() {
+    lock.lock();
+    try {
+      return checkpoint.snapshot();
+    } finally {
+      lock.unlock();
+    }
   }
 
   DriverResources driverResources() {
@@ -70,60 +107,149 @@ final class DeviceState {
   /** A device prepared for a claim, with the CDI IDs the kubelet gets. */
   record Prepared(DeviceRequestAllocationResult result, List<String> cdiDeviceIds) {}
 
-  synchronized List<Prepared> prepare(Ctx ctx, ResourceClaim claim) {
+  /**
+   * A change made in memory and, for a prepare, in the claim's CDI spec; it holds once {@link
+   * #commit} of its version returns. For a claim found prepared (or not prepared) already the
+   * version is the current one, which covers whoever made that change and may still be writing it.
+   */
+  record Pending(List<Prepared> prepared, long version) {}
+
+  /**
+   * Prepares the claim in memory and writes its CDI spec; {@link #commit} makes it durable. A claim
+   * prepared before is answered from its allocation again, without touching any file.
+   */
+  Pending prepare(Ctx ctx, ResourceClaim claim) {
     String uid = claim.getMetadata().getUid();
-    Computed computed = computeDeviceConfig(claim);
-    if (checkpoint.contains(uid)) {
-      // Prepared before; the spec is rewritten only if it got lost (say, a tmpfs CDI root after
-      // a reboot), so the runtime can still resolve the IDs returned here.
-      if (!cdi.claimSpecExists(uid)) {
-        cdi.createClaimSpecFile(uid, computed.cdiDevices);
+    ReentrantLock claimLock = claimLock(uid);
+    claimLock.lock();
+    try {
+      Computed computed = computeDeviceConfig(claim);
+      Reservation r = reserve(uid, computed.prepared);
+      if (!r.fresh) {
+        // Prepared before; the spec is rewritten only if it got lost (say, a tmpfs CDI root after
+        // a reboot), so the runtime can still resolve the IDs returned here.
+        if (!cdi.claimSpecExists(uid)) {
+          cdi.createClaimSpecFile(uid, computed.cdiDevices);
+        }
+        return new Pending(computed.prepared, r.version);
       }
-      return computed.prepared;
+      try {
+        if (deviceStatus) {
+          publishDeviceStatus(ctx, claim);
+        }
+        cdi.createClaimSpecFile(uid, computed.cdiDevices);
+      } catch (RuntimeException e) {
+        release(uid);
+        throw new IllegalStateException(
+            "unable to create CDI spec file for claim: " + e.getMessage(), e);
+      }
+      return new Pending(computed.prepared, r.version);
+    } finally {
+      claimLock.unlock();
     }
-    refuseDevicesInUse(uid, computed.prepared);
-    if (deviceStatus) {
-      publishDeviceStatus(ctx, claim);
-    }
-    try {
-      cdi.createClaimSpecFile(uid, computed.cdiDevices);
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "unable to create CDI spec file for claim: " + e.getMessage(), e);
-    }
-    List<PreparedDevice> devices = new ArrayList<>();
-    for (Prepared p : computed.prepared) {
-      devices.add(
-          new PreparedDevice(p.result.getPool(), p.result.getDevice(), p.result.getShareID()));
-    }
-    checkpoint.put(uid, devices);
-    try {
-      checkpoint.write();
-    } catch (RuntimeException e) {
-      checkpoint.remove(uid);
-      cdi.deleteClaimSpecFile(uid);
-      throw new IllegalStateException("unable to sync to checkpoint: " + e.getMessage(), e);
-    }
-    return computed.prepared;
   }
 
-  synchronized void unprepare(String claimUid) {
-    List<PreparedDevice> old = checkpoint.claims().get(claimUid);
+  /** Removes the claim's CDI spec and the claim from memory; {@link #commit} makes it durable. */
+  Pending unprepare(String claimUid) {
+    ReentrantLock claimLock = claimLock(claimUid);
+    claimLock.lock();
     try {
-      cdi.deleteClaimSpecFile(claimUid);
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "unable to delete CDI spec file for claim: " + e.getMessage(), e);
+      try {
+        cdi.deleteClaimSpecFile(claimUid);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "unable to delete CDI spec file for claim: " + e.getMessage(), e);
+      }
+      lock.lock();
+      try {
+        reloadIfChanged();
+        long version =
+            checkpoint.contains(claimUid) ? checkpoint.remove(claimUid) : checkpoint.version();
+        return new Pending(List.of(), version);
+      } finally {
+        lock.unlock();
+      }
+    } finally {
+      claimLock.unlock();
     }
-    if (old == null) {
+  }
+
+  /** Whether a prepare recorded the claim, and the version that covers the claim's state. */
+  private record Reservation(boolean fresh, long version) {}
+
+  /**
+   * Under the state lock: records the claim as prepared unless it is (so that a concurrent prepare
+   * of another claim sees its devices in use).
+   */
+  private Reservation reserve(String uid, List<Prepared> prepared) {
+    lock.lock();
+    try {
+      reloadIfChanged();
+      if (checkpoint.contains(uid)) {
+        return new Reservation(false, checkpoint.version());
+      }
+      refuseDevicesInUse(uid, prepared);
+      List<PreparedDevice> devices = new ArrayList<>();
+      for (Prepared p : prepared) {
+        devices.add(
+            new PreparedDevice(p.result.getPool(), p.result.getDevice(), p.result.getShareID()));
+      }
+      return new Reservation(true, checkpoint.put(uid, devices));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Undoes {@link #reserve} when the CDI spec could not be written. */
+  private void release(String uid) {
+    lock.lock();
+    try {
+      checkpoint.remove(uid);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Calls for one claim run one at a time (stripes: claims may share a lock, never split one). */
+  private ReentrantLock claimLock(String uid) {
+    return claimLocks[Math.floorMod(uid.hashCode(), claimLocks.length)];
+  }
+
+  /**
+   * Blocks until the checkpoint on disk includes {@code version}: one write covers every change
+   * made before it started (see {@link CheckpointWriter}).
+   *
+   * <p>A failed write leaves memory ahead of the file. Nothing is undone: the kubelet, told of the
+   * failure, retries; the retry finds the change in memory and its commit writes again. Whatever
+   * the kubelet is told is prepared (or unprepared) is on disk, as with upstream.
+   *
+   * @throws IllegalStateException the checkpoint could not be written
+   */
+  void commit(long version) {
+    try {
+      writer.awaitDurable(version);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("unable to sync to checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  /** Checkpoint files written so far. */
+  long checkpointWrites() {
+    return writer.writes();
+  }
+
+  /**
+   * With rolling updates two driver instances share the checkpoint, one call at a time (the SDK's
+   * file lock); a file the other one wrote is read again, as upstream reads it on every call.
+   */
+  private void reloadIfChanged() {
+    if (!shared) {
       return;
     }
-    checkpoint.remove(claimUid);
-    try {
-      checkpoint.write();
-    } catch (RuntimeException e) {
-      checkpoint.put(claimUid, old);
-      throw new IllegalStateException("unable to sync to checkpoint: " + e.getMessage(), e);
+    Object key = CheckpointWriter.fileKey(checkpointPath);
+    if (!java.util.Objects.equals(key, writer.lastFileKey())) {
+      checkpoint = Checkpoint.read(checkpointPath, checkpoint.version());
+      writer.observed(key);
     }
   }
 

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -95,7 +96,12 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
             .registrarDirectoryPath(flags.kubeletRegistrarDirectoryPath())
             .pluginDataDirectoryPath(flags.driverPluginPath());
     if (flags.podUid() != null) {
+      // Two instances share the checkpoint during the update: one call at a time, file-locked.
       options.rollingUpdate(flags.podUid());
+    } else {
+      // DeviceState handles concurrency itself, so that concurrent calls share checkpoint writes
+      // (upstream's Serialize: "a driver can opt out ... but then must handle concurrency").
+      options.serialize(false);
     }
     try {
       driver.helper = KubeletPlugin.start(ctx, driver, options.build());
@@ -134,44 +140,77 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
     return health.path();
   }
 
+  /** Checkpoint files written since start (group commit shows as fewer writes than changes). */
+  public long checkpointWrites() {
+    return state.checkpointWrites();
+  }
+
   /** Whether the driver stopped, by {@link #stop()}, its context, or a fatal error. */
   public boolean stopped() {
     return ctx.isCancelled();
   }
 
+  /**
+   * Prepares each claim in memory and in its CDI spec, then waits once for the checkpoint write
+   * that covers all of them (and whatever concurrent calls changed meanwhile).
+   */
   @Override
   public Map<String, PrepareResult> prepareResourceClaims(Ctx c, List<ResourceClaim> claims) {
     c.logger().info("PrepareResourceClaims is called", "numClaims", claims.size());
     Map<String, PrepareResult> result = new HashMap<>();
+    Map<String, DeviceState.Pending> pending = new LinkedHashMap<>();
+    long version = 0;
     for (ResourceClaim claim : claims) {
-      result.put(claim.getMetadata().getUid(), prepare(c, claim));
+      String uid = claim.getMetadata().getUid();
+      c.logger().info("Preparing claim", "uid", uid, "claim", Klog.kobj(claim));
+      try {
+        DeviceState.Pending p = state.prepare(c, claim);
+        pending.put(uid, p);
+        version = Math.max(version, p.version());
+      } catch (RuntimeException e) {
+        result.put(uid, prepareFailed(c, uid, e));
+      }
     }
+    RuntimeException commitError = commit(version, pending.isEmpty());
+    pending.forEach((uid, p) ->
+        result.put(
+            uid, commitError != null ? prepareFailed(c, uid, commitError) : prepared(c, uid, p)));
     return result;
   }
 
-  private PrepareResult prepare(Ctx c, ResourceClaim claim) {
-    String uid = claim.getMetadata().getUid();
-    c.logger().info("Preparing claim", "uid", uid, "claim", Klog.kobj(claim));
+  private PrepareResult prepared(Ctx c, String uid, DeviceState.Pending p) {
+    List<Device> devices = new ArrayList<>();
+    for (DeviceState.Prepared d : p.prepared()) {
+      var r = d.result();
+      devices.add(
+          new Device(
+              List.of(r.getRequest()),
+              r.getPool(),
+              r.getDevice(),
+              d.cdiDeviceIds(),
+              r.getShareID()));
+    }
+    c.logger().info("Returning newly prepared devices for claim", "uid", uid, "devices", devices);
+    return PrepareResult.ok(devices);
+  }
+
+  private static PrepareResult prepareFailed(Ctx c, String uid, RuntimeException e) {
+    c.logger().error(e, "Error preparing devices for claim", "uid", uid);
+    return PrepareResult.failed(
+        new IllegalStateException(
+            "error preparing devices for claim " + uid + ": prepare failed: " + e.getMessage(), e));
+  }
+
+  /** Waits for the checkpoint write; returns its error instead of throwing it. */
+  private RuntimeException commit(long version, boolean nothing) {
+    if (nothing) {
+      return null;
+    }
     try {
-      List<Device> devices = new ArrayList<>();
-      for (DeviceState.Prepared p : state.prepare(c, claim)) {
-        var r = p.result();
-        devices.add(
-            new Device(
-                List.of(r.getRequest()),
-                r.getPool(),
-                r.getDevice(),
-                p.cdiDeviceIds(),
-                r.getShareID()));
-      }
-      c.logger().info("Returning newly prepared devices for claim", "uid", uid, "devices", devices);
-      return PrepareResult.ok(devices);
+      state.commit(version);
+      return null;
     } catch (RuntimeException e) {
-      c.logger().error(e, "Error preparing devices for claim", "uid", uid);
-      return PrepareResult.failed(
-          new IllegalStateException(
-              "error preparing devices for claim " + uid + ": prepare failed: " + e.getMessage(),
-              e));
+      return e;
     }
   }
 
@@ -179,22 +218,26 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
   public Map<String, Throwable> unprepareResourceClaims(Ctx c, List<NamespacedObject> claims) {
     c.logger().info("UnprepareResourceClaims is called", "numClaims", claims.size());
     Map<String, Throwable> result = new HashMap<>();
+    List<String> pending = new ArrayList<>();
+    long version = 0;
     for (NamespacedObject claim : claims) {
       try {
-        state.unprepare(claim.uid());
-        result.put(claim.uid(), null);
+        version = Math.max(version, state.unprepare(claim.uid()).version());
+        pending.add(claim.uid());
       } catch (RuntimeException e) {
-        result.put(
-            claim.uid(),
-            new IllegalStateException(
-                "error unpreparing devices for claim "
-                    + claim.uid()
-                    + ": unprepare failed: "
-                    + e.getMessage(),
-                e));
+        result.put(claim.uid(), unprepareFailed(claim.uid(), e));
       }
     }
+    RuntimeException commitError = commit(version, pending.isEmpty());
+    for (String uid : pending) {
+      result.put(uid, commitError == null ? null : unprepareFailed(uid, commitError));
+    }
     return result;
+  }
+
+  private static Throwable unprepareFailed(String uid, RuntimeException e) {
+    return new IllegalStateException(
+        "error unpreparing devices for claim " + uid + ": unprepare failed: " + e.getMessage(), e);
   }
 
   /** Logs; a non-recoverable error stops the driver, as upstream cancels its main context. */

@@ -151,7 +151,7 @@ class ExampleDriverTest {
         .contains("DRA_RESOURCE_DRIVER_NAME=gpu.example.com")
         .contains("name: common");
     assertThat(Files.readString(checkpoint()))
-        .contains("\"uid\" : \"" + uid + "\"")
+        .contains("\"uid\": \"" + uid + "\"")
         .contains("checkpoint.internal.example.com/v1");
 
     Files.delete(spec);
@@ -341,6 +341,110 @@ class ExampleDriverTest {
       assertThat(gpu6.getLastUpdatedTime()).isPositive();
     } finally {
       call.cancel(null);
+    }
+  }
+
+  @Test
+  void concurrentPreparesAndUnpreparesAllHoldAndShareCheckpointWrites() throws Exception {
+    kubelet.register();
+    List<Claim> refs = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      var c = Claims.claim(client, "par-" + i).device(DRIVER, node, "gpu-" + i).create();
+      refs.add(KubeletSim.claim("default", "par-" + i, uid(c)));
+    }
+    long writesBefore = driver.checkpointWrites();
+
+    List<String> errors = inParallel(refs, r -> kubelet.prepare(r).getError());
+
+    assertThat(errors).containsOnly("");
+    String onDisk = Files.readString(checkpoint());
+    assertThat(refs).allSatisfy(r -> assertThat(onDisk).contains(r.getUid()));
+    assertThat(driver.checkpointWrites() - writesBefore).isBetween(1L, 8L);
+    assertThat(refs)
+        .allSatisfy(r ->
+            assertThat(dir.resolve("cdi/k8s.gpu.example.com-gpu_" + r.getUid() + ".yaml"))
+                .exists());
+
+    assertThat(inParallel(refs, kubelet::unprepare)).containsOnly("");
+
+    String after = Files.readString(checkpoint());
+    assertThat(refs).allSatisfy(r -> assertThat(after).doesNotContain(r.getUid()));
+    assertThat(refs)
+        .allSatisfy(r ->
+            assertThat(dir.resolve("cdi/k8s.gpu.example.com-gpu_" + r.getUid() + ".yaml"))
+                .doesNotExist());
+  }
+
+  @Test
+  void duringARollingUpdateEachInstanceSeesWhatTheOtherWrote() throws Exception {
+    Flags base = flags();
+    ExampleDriver older =
+        ExampleDriver.start(Ctx.background("test"), withPodUid(base, "old"), client);
+    ExampleDriver newer =
+        ExampleDriver.start(Ctx.background("test"), withPodUid(base, "new"), client);
+    Path registry = dir.resolve("registry");
+    try (KubeletSim toOld = new KubeletSim(registry.resolve(DRIVER + "-old-reg.sock"));
+        KubeletSim toNew = new KubeletSim(registry.resolve(DRIVER + "-new-reg.sock"))) {
+      assertThat(toOld.register().getEndpoint()).endsWith("dra-old.sock");
+      toNew.register();
+      var first = Claims.claim(client, "ru-1").device(DRIVER, node, "gpu-2").create();
+      var second = Claims.claim(client, "ru-2").device(DRIVER, node, "gpu-2").create();
+      Claim ref1 = KubeletSim.claim("default", "ru-1", uid(first));
+      Claim ref2 = KubeletSim.claim("default", "ru-2", uid(second));
+
+      assertThat(toOld.prepare(ref1).getError()).isEmpty();
+      assertThat(toNew.prepare(ref2).getError())
+          .as("the new instance knows gpu-2 is prepared by the old one")
+          .contains("device " + node + "/gpu-2 is already prepared for claim " + uid(first));
+      assertThat(toNew.unprepare(ref1)).isEmpty();
+      assertThat(Files.readString(checkpoint())).doesNotContain(uid(first));
+      assertThat(toOld.prepare(ref2).getError())
+          .as("the old instance knows the new one unprepared the claim")
+          .isEmpty();
+    } finally {
+      older.stop();
+      newer.stop();
+    }
+  }
+
+  private static Flags withPodUid(Flags f, String podUid) {
+    return new Flags(
+        f.nodeName(),
+        f.cdiRoot(),
+        f.numDevices(),
+        f.kubeletRegistrarDirectoryPath(),
+        f.kubeletPluginsDirectoryPath(),
+        f.healthcheckPort(),
+        f.metricsPort(),
+        f.profile(),
+        f.driverName(),
+        podUid,
+        f.gpuPartitions(),
+        f.gpuDeviceStatus(),
+        f.bindingConditions(),
+        f.gpuAllowMultipleAllocations(),
+        f.cpuNumaNodes(),
+        f.cpusPerNumaNode());
+  }
+
+  /** Runs {@code call} for every claim at once, one thread each; the results in claim order. */
+  private static List<String> inParallel(
+      List<Claim> refs, java.util.function.Function<Claim, String> call) throws Exception {
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(refs.size());
+    List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(refs.size())) {
+      for (Claim r : refs) {
+        results.add(
+            pool.submit(() -> {
+              start.await();
+              return call.apply(r);
+            }));
+      }
+      List<String> out = new java.util.ArrayList<>();
+      for (var f : results) {
+        out.add(f.get(30, TimeUnit.SECONDS));
+      }
+      return out;
     }
   }
 

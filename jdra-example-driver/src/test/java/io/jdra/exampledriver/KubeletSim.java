@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 public final class KubeletSim implements AutoCloseable {
   private final ManagedChannel reg;
   private ManagedChannel dra;
+  private DRAPluginGrpc.DRAPluginBlockingStub stub;
 
   public KubeletSim(Path registrationSocket) {
     reg = UnixSockets.channel(registrationSocket);
@@ -28,6 +29,7 @@ public final class KubeletSim implements AutoCloseable {
     PluginInfo info =
         RegistrationGrpc.newBlockingStub(reg).getInfo(InfoRequest.getDefaultInstance());
     dra = UnixSockets.channel(Path.of(info.getEndpoint()));
+    stub = DRAPluginGrpc.newBlockingStub(dra);
     RegistrationGrpc.newBlockingStub(reg)
         .notifyRegistrationStatus(
             RegistrationStatus.newBuilder().setPluginRegistered(true).build());
@@ -43,14 +45,13 @@ public final class KubeletSim implements AutoCloseable {
   }
 
   public NodePrepareResourceResponse prepare(Claim c) {
-    return DRAPluginGrpc.newBlockingStub(dra)
-        .nodePrepareResources(NodePrepareResourcesRequest.newBuilder().addClaims(c).build())
+    return stub.nodePrepareResources(NodePrepareResourcesRequest.newBuilder().addClaims(c).build())
         .getClaimsOrThrow(c.getUid());
   }
 
   public String unprepare(Claim c) {
-    return DRAPluginGrpc.newBlockingStub(dra)
-        .nodeUnprepareResources(NodeUnprepareResourcesRequest.newBuilder().addClaims(c).build())
+    return stub.nodeUnprepareResources(
+            NodeUnprepareResourcesRequest.newBuilder().addClaims(c).build())
         .getClaimsOrThrow(c.getUid())
         .getError();
   }

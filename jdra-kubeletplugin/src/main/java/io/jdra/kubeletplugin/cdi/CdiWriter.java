@@ -2,13 +2,11 @@ package io.jdra.kubeletplugin.cdi;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,11 +20,13 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 /**
  * Writes and removes CDI spec files in one directory (a driver's {@code --cdi-root}).
  *
- * <p>A file is written to a temporary file in the same directory, flushed to disk and renamed over
- * the target, so a container runtime that scans the directory at any moment sees either the old or
- * the new spec, never half of one. The content is validated before anything touches the disk. Keys
- * come out sorted, as the Go CDI library's YAML (JSON-tagged structs through sigs.k8s.io/yaml)
- * writes them.
+ * <p>A file is written to a temporary file in the same directory and renamed over the target, so a
+ * container runtime that scans the directory at any moment sees either the old or the new spec,
+ * never half of one. Not synced to disk: the CDI library's {@code WriteSpec}, which upstream
+ * drivers use, does not sync either (and many nodes keep {@code /var/run/cdi} on tmpfs). A driver
+ * that finds a prepared claim's spec missing writes it again (the example driver does). The content
+ * is validated before anything touches the disk. Keys come out sorted, as the Go CDI library's YAML
+ * (JSON-tagged structs through sigs.k8s.io/yaml) writes them.
  *
  * <p>Thread-safe: writes of different names do not interfere; writes of one name race only in which
  * complete file wins.
@@ -70,12 +70,11 @@ public final class CdiWriter {
         render(spec, target.getFileName().toString().endsWith(".json") ? Format.JSON : Format.YAML);
     Path tmp = null;
     try {
-      Files.createDirectories(dir);
-      tmp = Files.createTempFile(dir, ".tmp-" + target.getFileName(), "");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(bytes));
-        ch.force(true);
+      if (!Files.isDirectory(dir)) {
+        Files.createDirectories(dir);
       }
+      tmp = Files.createTempFile(dir, ".tmp-" + target.getFileName(), "");
+      Files.write(tmp, bytes);
       try {
         Files.move(
             tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
