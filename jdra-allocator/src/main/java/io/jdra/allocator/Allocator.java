@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.internal.Allocation;
+import io.jdra.allocator.internal.SharedOutcomes;
 import java.util.List;
 
 /**
@@ -54,6 +55,8 @@ public interface Allocator {
     Allocation.Inputs inputs =
         new Allocation.Inputs(
             slices.features, allocatedState, classes, slices.slices, Allocation.DEFAULT_BUDGET);
-    return (node, claims, deadline) -> Allocation.run(inputs, node, List.copyOf(claims), deadline);
+    SharedOutcomes shared = new SharedOutcomes();
+    return (node, claims, deadline) ->
+        Allocation.run(inputs, shared, node, List.copyOf(claims), deadline);
   }
 }

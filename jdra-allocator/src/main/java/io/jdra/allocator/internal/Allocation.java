@@ -17,8 +17,8 @@ import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
 import io.jdra.allocator.Explanation;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -63,8 +63,26 @@ public final class Allocation {
   public static AllocationOutcome run(
       Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException {
+    return run(in, null, node, claims, deadline);
+  }
+
+  /**
+   * As {@link #run(Inputs, Node, List, Deadline)}; with {@code shared}, a node that sees the same
+   * node-independent pools as an earlier call gets that call's outcome.
+   */
+  public static AllocationOutcome run(
+      Inputs in, SharedOutcomes shared, Node node, List<ResourceClaim> claims, Deadline deadline)
+      throws AllocationException {
     try {
-      return runChecked(in, node, claims, deadline);
+      Slices.Gathered gathered = in.index().gather(node);
+      if (shared != null && gathered.nodeIndependent()) {
+        return shared.get(
+            gathered,
+            claims,
+            NodeMatcher.name(node),
+            () -> runChecked(in, node, claims, deadline, gathered));
+      }
+      return runChecked(in, node, claims, deadline, gathered);
     } catch (IllegalArgumentException e) {
       // Malformed quantities or empty names: objects no API server would have accepted.
       throw new AllocationException("invalid input: " + e.getMessage(), e);
@@ -72,11 +90,10 @@ public final class Allocation {
   }
 
   private static AllocationOutcome runChecked(
-      Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
+      Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline, Slices.Gathered gathered)
       throws AllocationException {
-    Slices.Gathered gathered = in.index().gather(node);
     List<PoolInfo> pools = gathered.pools();
-    Dev[] devices = devices(gathered.devices(), in.state());
+    Dev[] devices = devices(gathered.devices(), in.state(), in.features().partitionableDevices());
     RequestData[][][] requests = new RequestData[claims.size()][][];
     Search search =
         new Search(
@@ -91,7 +108,7 @@ public final class Allocation {
             new ShareIds(),
             requests);
     for (int c = 0; c < claims.size(); c++) {
-      requests[c] = validateClaim(in, search, pools, c);
+      requests[c] = validateClaim(in, search, gathered, c);
     }
     search.reset();
     search.budget = in.budget();
@@ -206,24 +223,26 @@ public final class Allocation {
     return new Explanation(explanation.node(), explanation.claims(), notes);
   }
 
-  static Dev[] devices(DevFacts[] facts, AllocatedState state) {
+  static Dev[] devices(DevFacts[] facts, AllocatedState state, boolean partitionable) {
     Dev[] out = new Dev[facts.length];
-    PoolInfo pool = null;
-    Map<String, AllocatedState.Use> inUse = Map.of();
-    for (int i = 0; i < facts.length; i++) {
-      DevFacts f = facts[i];
-      if (f.pool != pool) {
-        // Devices come pool by pool: one lookup per pool, then by name in the pool's small map.
-        pool = f.pool;
-        inUse = state.pool(pool.driver, pool.name);
+    int from = 0;
+    while (from < facts.length) {
+      // Devices come pool by pool: one lookup per pool, and a pool whose devices in use did not
+      // change since the last allocation on this view hands out the same Dev objects.
+      PoolInfo pool = facts[from].pool;
+      int to = from + 1;
+      while (to < facts.length && facts[to].pool == pool) {
+        to++;
       }
-      out[i] = new Dev(i, f, inUse.isEmpty() ? null : inUse.get(f.id.device()));
+      Dev[] devs = pool.devices(state.pool(pool.driver, pool.name), facts, from, to, partitionable);
+      System.arraycopy(devs, 0, out, from, to - from);
+      from = to;
     }
     return out;
   }
 
   private static RequestData[][] validateClaim(
-      Inputs in, Search search, List<PoolInfo> pools, int c) throws AllocationException {
+      Inputs in, Search search, Slices.Gathered view, int c) throws AllocationException {
     ResourceClaim claim = search.claims.get(c);
     AllocatorFeatures f = in.features();
     List<DeviceRequest> reqs =
@@ -264,14 +283,14 @@ public final class Allocation {
         for (int s = 0; s < subs.size(); s++) {
           RequestData rd = RequestData.sub(c, r, s, req, subs.get(s));
           out[r][s] = rd;
-          validateRequest(in, search, pools, claim, rd);
+          validateRequest(in, search, view, claim, rd);
           min = Math.min(min, rd.numDevices);
         }
         minDevices += min;
       } else {
         RequestData rd = RequestData.exact(c, r, req);
         out[r] = new RequestData[] {rd};
-        validateRequest(in, search, pools, claim, rd);
+        validateRequest(in, search, view, claim, rd);
         minDevices += rd.numDevices;
       }
     }
@@ -303,7 +322,7 @@ public final class Allocation {
   }
 
   private static void validateRequest(
-      Inputs in, Search search, List<PoolInfo> pools, ResourceClaim claim, RequestData rd)
+      Inputs in, Search search, Slices.Gathered view, ResourceClaim claim, RequestData rd)
       throws AllocationException {
     for (int i = 0; i < rd.selectors.size(); i++) {
       DeviceSelector sel = rd.selectors.get(i);
@@ -334,7 +353,7 @@ public final class Allocation {
               + "\" not found");
     }
     rd.deviceClass = cls.get();
-    rd.selectable = new byte[search.devices.length];
+    rd.selectable = view.selectable(selectorKey(rd));
     switch (rd.allocationMode) {
       case RequestData.MODE_EXACT_COUNT -> {
         if (rd.count > Integer.MAX_VALUE) {
@@ -345,7 +364,7 @@ public final class Allocation {
       }
       case RequestData.MODE_ALL -> {
         List<Dev> all = new ArrayList<>();
-        for (PoolInfo pool : pools) {
+        for (PoolInfo pool : view.pools()) {
           if (pool.incomplete) {
             throw new AllocationException(
                 where(claim, rd.name)
@@ -377,6 +396,26 @@ public final class Allocation {
       default ->
           throw new AllocationException(
               where(claim, rd.name) + ": unsupported count mode " + rd.allocationMode);
+    }
+  }
+
+  /**
+   * The expressions that decide whether a device is selectable for the request: the class's, a
+   * separator, the request's (a missing expression, which fails when met, as "").
+   */
+  private static List<String> selectorKey(RequestData rd) {
+    List<String> key = new ArrayList<>();
+    if (rd.deviceClass.getSpec() != null) {
+      addExpressions(key, rd.deviceClass.getSpec().getSelectors());
+    }
+    key.add(null);
+    addExpressions(key, rd.selectors);
+    return Collections.unmodifiableList(key);
+  }
+
+  private static void addExpressions(List<String> key, List<DeviceSelector> selectors) {
+    for (DeviceSelector sel : NodeMatcher.list(selectors)) {
+      key.add(sel.getCel() == null ? "" : NodeMatcher.nz(sel.getCel().getExpression()));
     }
   }
 

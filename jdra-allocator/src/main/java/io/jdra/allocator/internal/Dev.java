@@ -27,7 +27,20 @@ final class Dev {
   /** Capacity consumed by shares allocated before this allocation, or null. */
   final Map<String, BigDecimal> consumed;
 
-  Dev(int index, DevFacts facts, AllocatedState.Use use) {
+  /**
+   * What the device's pool has left of its shared counters before this allocation, or null when the
+   * device consumes none (or partitionable devices are off).
+   */
+  final Map<String, Map<String, BigDecimal>> poolCounters;
+
+  /** Consumes more than its pool has left even alone: no pick of this allocation can take it. */
+  final boolean countersNeverFit;
+
+  Dev(
+      int index,
+      DevFacts facts,
+      AllocatedState.Use use,
+      Map<String, Map<String, BigDecimal>> poolCounters) {
     this.index = index;
     this.facts = facts;
     this.id = facts.id;
@@ -38,6 +51,9 @@ final class Dev {
     this.inUseAtAll = use != null && use.inUse();
     this.consumed = use == null ? null : use.consumed();
     this.allowMultipleAllocations = facts.allowMultipleAllocations;
+    this.poolCounters = poolCounters;
+    this.countersNeverFit =
+        poolCounters != null && !Counters.fits(poolCounters, null, facts.counterConsumption());
   }
 
   Object view(SelectorEngine engine) {

@@ -3,6 +3,8 @@ package io.jdra.allocator.internal;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.api.names.DeviceId;
+import java.math.BigDecimal;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,6 +21,7 @@ final class DevFacts {
   final boolean allowMultipleAllocations;
   private volatile Object view;
   private volatile Capacity.Fit fitsWhenUnused;
+  private volatile Map<String, Map<String, BigDecimal>> counterConsumption;
 
   /**
    * Results kept per device: class selectors and the selectors of repeated claim templates fit; a
@@ -82,14 +85,31 @@ final class DevFacts {
     return f;
   }
 
+  boolean consumesCounters() {
+    return device.getConsumesCounters() != null && !device.getConsumesCounters().isEmpty();
+  }
+
+  /** {@link Counters#consumption} of the device, parsed once (on first use, as before). */
+  Map<String, Map<String, BigDecimal>> counterConsumption() {
+    Map<String, Map<String, BigDecimal>> c = counterConsumption;
+    if (c == null) {
+      c = Counters.consumption(device);
+      counterConsumption = c;
+    }
+    return c;
+  }
+
   private void remember(String expression, Object result) {
     if (selectorResults.size() < MAX_REMEMBERED) {
       selectorResults.put(expression, result);
     }
   }
 
-  /** Whether the result of this expression is known (it compiled before). */
-  boolean knows(String expression) {
-    return selectorResults.containsKey(expression);
+  /**
+   * The remembered result of this expression: a Boolean, the String message of its runtime error,
+   * or null when not known (then it must be compiled and {@link #matches} asked).
+   */
+  Object known(String expression) {
+    return selectorResults.get(expression);
   }
 }

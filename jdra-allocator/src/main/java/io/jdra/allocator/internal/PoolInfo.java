@@ -2,6 +2,8 @@ package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.jdra.allocator.AllocatedState;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +19,23 @@ final class PoolInfo {
   final List<ResourceSlice> slicesTargetingNode;
   final List<ResourceSlice> slicesNotTargetingNode;
   final Map<String, CounterSet> counterSets;
+
+  /**
+   * Position in the gathered view's pool list, so a search can keep per-pool state in an array; set
+   * once by {@link Slices} before the view is shared.
+   */
+  int ordinal = -1;
+
+  /** The last {@link #availableCounters} result and the in-use map it was computed for. */
+  private record Available(
+      Map<String, AllocatedState.Use> inUse, Map<String, Map<String, BigDecimal>> counters) {}
+
+  private volatile Available available;
+
+  /** The last {@link #devices} result and what it was made for. */
+  private record Devs(Map<String, AllocatedState.Use> inUse, boolean partitionable, Dev[] devs) {}
+
+  private volatile Devs devs;
 
   PoolInfo(
       String driver,
@@ -41,6 +60,46 @@ final class PoolInfo {
 
   static PoolInfo invalid(String driver, String name, String reason) {
     return new PoolInfo(driver, name, false, reason, List.of(), List.of(), Map.of());
+  }
+
+  /**
+   * {@link Counters#available} for the pool's devices in use, remembered for the last in-use map:
+   * snapshots share a pool's map until one of its devices changes, so a pool whose allocations did
+   * not change is not counted again by every scheduling cycle.
+   */
+  Map<String, Map<String, BigDecimal>> availableCounters(Map<String, AllocatedState.Use> inUse) {
+    Available a = available;
+    if (a == null || a.inUse() != inUse) {
+      a = new Available(inUse, Counters.available(this, inUse));
+      available = a;
+    }
+    return a.counters();
+  }
+
+  /**
+   * The search's view of this pool's devices ({@code facts[from..to)}, which must be this pool's
+   * devices of one gathered view, so their indexes stay the same) for the devices in use: made anew
+   * only when the pool's in-use map changed. The array must not be modified.
+   */
+  Dev[] devices(
+      Map<String, AllocatedState.Use> inUse,
+      DevFacts[] facts,
+      int from,
+      int to,
+      boolean partitionable) {
+    Devs d = devs;
+    if (d != null && d.inUse() == inUse && d.partitionable() == partitionable) {
+      return d.devs();
+    }
+    Dev[] out = new Dev[to - from];
+    for (int i = from; i < to; i++) {
+      DevFacts f = facts[i];
+      Map<String, Map<String, BigDecimal>> counters =
+          partitionable && f.consumesCounters() ? availableCounters(inUse) : null;
+      out[i - from] = new Dev(i, f, inUse.isEmpty() ? null : inUse.get(f.id.device()), counters);
+    }
+    devs = new Devs(inUse, partitionable, out);
+    return out;
   }
 
   boolean invalid() {

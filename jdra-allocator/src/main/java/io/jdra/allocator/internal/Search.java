@@ -1,13 +1,10 @@
 package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.resource.v1.CounterSet;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceCounterConsumption;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.AllocatedState;
 import io.jdra.allocator.AllocationException;
 import io.jdra.allocator.AllocatorFeatures;
@@ -64,8 +61,9 @@ final class Search {
   int[] exclusiveHolders;
   int[] pendingShares;
   Map<Integer, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
-  final Map<String, Map<String, Map<String, BigDecimal>>> availableCounters = new HashMap<>();
-  Map<String, Map<String, Map<String, BigDecimal>>> consumedCounters;
+
+  /** What the picks so far consume, per pool (by identity) and counter set. */
+  Map<String, Map<String, BigDecimal>>[] consumedCounters;
 
   long calls;
   long budget = Long.MAX_VALUE;
@@ -128,7 +126,7 @@ final class Search {
     exclusiveHolders = new int[devices.length];
     pendingShares = new int[devices.length];
     allocatingCapacity = new HashMap<>();
-    consumedCounters = new HashMap<>();
+    consumedCounters = new Map[pools.size()];
     calls = 0;
   }
 
@@ -308,21 +306,26 @@ final class Search {
                 + ": CEL expression empty (unsupported selector type?)");
       }
       String expression = sel.getCel().getExpression();
-      SelectorEngine.Compiled compiled = null;
-      if (!dev.facts.knows(expression)) {
-        compiled = cel.compile(expression);
-        if (compiled.compileError() != null) {
-          throw new AllocationException(
-              where(rd, isClass)
-                  + ": selector #"
-                  + i
-                  + ": CEL compile error: "
-                  + compiled.compileError());
-        }
-      }
+      // One lookup for a result known from an earlier allocation (the common case).
+      Object known = dev.facts.known(expression);
       boolean matches;
       try {
-        matches = dev.facts.matches(expression, compiled, cel);
+        if (known instanceof Boolean b) {
+          matches = b;
+        } else if (known instanceof String error) {
+          throw new SelectorEngine.EvaluationException(error);
+        } else {
+          SelectorEngine.Compiled compiled = cel.compile(expression);
+          if (compiled.compileError() != null) {
+            throw new AllocationException(
+                where(rd, isClass)
+                    + ": selector #"
+                    + i
+                    + ": CEL compile error: "
+                    + compiled.compileError());
+          }
+          matches = dev.facts.matches(expression, compiled, cel);
+        }
       } catch (SelectorEngine.EvaluationException e) {
         throw new AllocationException(
             where(rd, isClass) + ": selector #" + i + ": CEL runtime error: " + e.getMessage());
@@ -369,6 +372,17 @@ final class Search {
     if (!features.partitionableDevices() && consumesCounters(dev)) {
       return null;
     }
+    Constraints.Constraint[] cs = constraints[c];
+    if (!must) {
+      // A device the constraints reject is rejected whatever else holds; asking them first (a
+      // pure check) spares taking and returning counters for it. Errors depend on the order
+      // only when the device must be taken, so that order is kept there.
+      for (Constraints.Constraint k : cs) {
+        if (!k.admits(rd, dev)) {
+          return null;
+        }
+      }
+    }
     boolean skipCounters = allowMulti && capacityInUse(dev);
     boolean counters = false;
     if (!skipCounters && consumesCounters(dev)) {
@@ -384,7 +398,6 @@ final class Search {
       }
       return null;
     }
-    Constraints.Constraint[] cs = constraints[c];
     for (int i = 0; i < cs.length; i++) {
       if (!cs[i].add(rd, dev)) {
         for (int e = 0; e < i; e++) {
@@ -467,77 +480,38 @@ final class Search {
 
   /** Adds the device's counter consumption; false (and nothing changed) if a counter runs out. */
   private boolean takeCounters(Dev dev) {
-    String pool = dev.pool.id();
-    Map<String, Map<String, BigDecimal>> available =
-        availableCounters.computeIfAbsent(pool, k -> computeAvailable(dev.pool));
-    Map<String, Map<String, BigDecimal>> consumed =
-        consumedCounters.computeIfAbsent(pool, k -> new HashMap<>());
-    addCounters(consumed, dev, BigDecimal.ONE);
-    for (Map.Entry<String, Map<String, BigDecimal>> set : available.entrySet()) {
-      Map<String, BigDecimal> used = consumed.getOrDefault(set.getKey(), Map.of());
-      for (Map.Entry<String, BigDecimal> counter : set.getValue().entrySet()) {
-        BigDecimal u = used.getOrDefault(counter.getKey(), BigDecimal.ZERO);
-        if (counter.getValue().compareTo(u) < 0) {
-          addCounters(consumed, dev, BigDecimal.ONE.negate());
-          return false;
-        }
-      }
+    if (dev.countersNeverFit) {
+      return false;
     }
+    Map<String, Map<String, BigDecimal>> consumed = consumedCounters[dev.pool.ordinal];
+    Map<String, Map<String, BigDecimal>> mine = dev.facts.counterConsumption();
+    if (!Counters.fits(dev.poolCounters, consumed, mine)) {
+      return false;
+    }
+    if (consumed == null) {
+      consumed = new HashMap<>();
+      consumedCounters[dev.pool.ordinal] = consumed;
+    }
+    addCounters(consumed, mine, false);
     return true;
   }
 
   private void returnCounters(Dev dev) {
-    addCounters(consumedCounters.get(dev.pool.id()), dev, BigDecimal.ONE.negate());
+    addCounters(consumedCounters[dev.pool.ordinal], dev.facts.counterConsumption(), true);
   }
 
   private static void addCounters(
-      Map<String, Map<String, BigDecimal>> consumed, Dev dev, BigDecimal sign) {
-    for (DeviceCounterConsumption dc : dev.device.getConsumesCounters()) {
-      Map<String, BigDecimal> set =
-          consumed.computeIfAbsent(dc.getCounterSet(), k -> new HashMap<>());
-      if (dc.getCounters() == null) {
-        continue;
-      }
-      dc.getCounters()
-          .forEach((name, counter) ->
-              set.merge(
-                  name, Quantities.value(counter.getValue()).multiply(sign), BigDecimal::add));
-    }
+      Map<String, Map<String, BigDecimal>> consumed,
+      Map<String, Map<String, BigDecimal>> device,
+      boolean negate) {
+    device.forEach((setName, counters) -> {
+      Map<String, BigDecimal> set = consumed.computeIfAbsent(setName, k -> new HashMap<>());
+      counters.forEach((name, v) -> set.merge(name, negate ? v.negate() : v, BigDecimal::add));
+    });
   }
 
-  /** Counter sets minus what devices allocated before this allocation consume. */
+  /** Counters left by the devices allocated before this allocation (for explanations). */
   Map<String, Map<String, BigDecimal>> computeAvailable(PoolInfo pool) {
-    Map<String, Map<String, BigDecimal>> out = new HashMap<>();
-    for (CounterSet cs : pool.counterSets.values()) {
-      Map<String, BigDecimal> counters = new HashMap<>();
-      if (cs.getCounters() != null) {
-        cs.getCounters().forEach((k, v) -> counters.put(k, Quantities.value(v.getValue())));
-      }
-      out.put(cs.getName(), counters);
-    }
-    for (List<ResourceSlice> group :
-        List.of(pool.slicesTargetingNode, pool.slicesNotTargetingNode)) {
-      for (ResourceSlice slice : group) {
-        for (Device d : NodeMatcher.list(slice.getSpec().getDevices())) {
-          if (!state.isInUse(
-              slice.getSpec().getDriver(), slice.getSpec().getPool().getName(), d.getName())) {
-            continue;
-          }
-          for (DeviceCounterConsumption dc : NodeMatcher.list(d.getConsumesCounters())) {
-            Map<String, BigDecimal> set = out.get(dc.getCounterSet());
-            if (set == null || dc.getCounters() == null) {
-              continue;
-            }
-            dc.getCounters()
-                .forEach((name, counter) -> {
-                  if (set.containsKey(name)) {
-                    set.merge(name, Quantities.value(counter.getValue()).negate(), BigDecimal::add);
-                  }
-                });
-          }
-        }
-      }
-    }
-    return out;
+    return pool.availableCounters(state.pool(pool.driver, pool.name));
   }
 }

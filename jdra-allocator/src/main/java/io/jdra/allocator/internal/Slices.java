@@ -3,6 +3,7 @@ package io.jdra.allocator.internal;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.jdra.allocator.AllocationException;
 import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.api.names.DeviceId;
@@ -27,9 +28,58 @@ public final class Slices {
   private final List<ResourceSlice> shared;
   private final ConcurrentHashMap<String, Gathered> gathered = new ConcurrentHashMap<>();
 
-  /** A node's pools and candidate devices, for the node object they were gathered for. */
+  /**
+   * Whether every slice that is not local to one node is available to all nodes alike (allNodes, or
+   * counters only), with no device bound to the node it is used on: then every node without slices
+   * of its own sees the same pools, devices and results.
+   */
+  private final boolean sharedNodeIndependent;
+
+  private volatile Gathered sharedGathered;
+
+  /**
+   * A node's pools and candidate devices, for the node object they were gathered for. When {@code
+   * nodeIndependent}, the same object serves every node without node-local slices (its {@code node}
+   * is null), and an allocation on it does not depend on which of those nodes it is for.
+   */
   record Gathered(
-      Node node, List<PoolInfo> pools, List<Pools.Skipped> skipped, DevFacts[] devices) {}
+      Node node,
+      List<PoolInfo> pools,
+      List<Pools.Skipped> skipped,
+      DevFacts[] devices,
+      boolean nodeIndependent,
+      ConcurrentHashMap<List<String>, byte[]> selectable) {
+
+    Gathered(
+        Node node,
+        List<PoolInfo> pools,
+        List<Pools.Skipped> skipped,
+        DevFacts[] devices,
+        boolean nodeIndependent) {
+      this(node, pools, skipped, devices, nodeIndependent, new ConcurrentHashMap<>());
+    }
+
+    /** Selector lists whose results a view keeps; a scheduler's claims use a handful. */
+    private static final int MAX_SELECTABLE = 64;
+
+    /**
+     * Which devices of this view the selectors (class ones first, then the request's, by
+     * expression) select: per device index 0 unknown, 1 selected, 2 not. Shared by every search on
+     * this view, since selection depends only on the device, the expressions and this view's node;
+     * searches fill it in as they go (racing writes agree). Errors are not stored, so each search
+     * that meets one reports it for its own claim.
+     */
+    byte[] selectable(List<String> expressions) {
+      byte[] known = selectable.get(expressions);
+      if (known != null) {
+        return known;
+      }
+      if (selectable.size() >= MAX_SELECTABLE) {
+        return new byte[devices.length];
+      }
+      return selectable.computeIfAbsent(expressions, k -> new byte[devices.length]);
+    }
+  }
 
   public Slices(AllocatorFeatures features, List<ResourceSlice> slices, SelectorEngine cel) {
     this.features = features;
@@ -37,6 +87,7 @@ public final class Slices {
     this.cel = cel;
     this.byNode = byNode(all);
     this.shared = shared(all);
+    this.sharedNodeIndependent = nodeIndependent(shared);
   }
 
   List<ResourceSlice> all() {
@@ -53,17 +104,40 @@ public final class Slices {
    */
   Gathered gather(Node node) throws AllocationException {
     String name = NodeMatcher.name(node);
+    if (sharedNodeIndependent && !byNode.containsKey(name)) {
+      return gatherShared();
+    }
     Gathered g = node == null ? null : gathered.get(name);
     if (g != null && g.node() == node) {
       return g;
     }
     List<Pools.Skipped> skipped = new ArrayList<>();
     List<PoolInfo> pools = Pools.gather(forNode(name), all, node, features, skipped);
-    g = new Gathered(node, List.copyOf(pools), List.copyOf(skipped), facts(pools));
+    g = new Gathered(node, numbered(pools), List.copyOf(skipped), facts(pools), false);
     if (node != null) {
       gathered.put(name, g);
     }
     return g;
+  }
+
+  /** The pools every node without slices of its own sees; gathered once (racing threads agree). */
+  private Gathered gatherShared() throws AllocationException {
+    Gathered g = sharedGathered;
+    if (g == null) {
+      List<Pools.Skipped> skipped = new ArrayList<>();
+      // No slice here selects nodes by name, selector or per device, so no node is needed.
+      List<PoolInfo> pools = Pools.gather(shared, all, null, features, skipped);
+      g = new Gathered(null, numbered(pools), List.copyOf(skipped), facts(pools), true);
+      sharedGathered = g;
+    }
+    return g;
+  }
+
+  private static List<PoolInfo> numbered(List<PoolInfo> pools) {
+    for (int i = 0; i < pools.size(); i++) {
+      pools.get(i).ordinal = i;
+    }
+    return List.copyOf(pools);
   }
 
   private static DevFacts[] facts(List<PoolInfo> pools) {
@@ -98,6 +172,29 @@ public final class Slices {
     boolean counters =
         s.getSpec().getSharedCounters() != null && !s.getSpec().getSharedCounters().isEmpty();
     return n != null && !n.isEmpty() && !counters;
+  }
+
+  /** See {@link #sharedNodeIndependent}; malformed slices fail per node, as before. */
+  private static boolean nodeIndependent(List<ResourceSlice> shared) {
+    for (ResourceSlice s : shared) {
+      ResourceSliceSpec spec = s.getSpec();
+      if (spec == null || spec.getDriver() == null || spec.getPool() == null) {
+        return false;
+      }
+      // A counter slice may name a node and is used everywhere; its devices would then be
+      // bound to the node they are allocated on (the result's node selector names it).
+      if (spec.getNodeSelector() != null
+          || Boolean.TRUE.equals(spec.getPerDeviceNodeSelection())
+          || !NodeMatcher.nz(spec.getNodeName()).isEmpty()) {
+        return false;
+      }
+      for (Device d : NodeMatcher.list(spec.getDevices())) {
+        if (Boolean.TRUE.equals(d.getBindsToNode())) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private static Map<String, List<ResourceSlice>> byNode(List<ResourceSlice> slices) {
