@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.controllers.controllerutil.LabelSelectors;
 import io.jdra.controllers.controllerutil.OwnerRefs;
-import io.jdra.controllers.controllerutil.QueueWorkers;
+import io.jdra.controllers.controllerutil.QueueController;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
@@ -19,10 +19,8 @@ import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.clock.Clock;
 import io.jdra.runtime.logging.Logger;
 import io.jdra.runtime.record.EventRecorder;
-import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
-import io.jdra.runtime.workqueue.WorkQueues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +35,7 @@ import java.util.function.BooleanSupplier;
  * <p>Handlers only resolve owners and enqueue; all API calls happen in workers, one worker per
  * Deployment at a time.
  */
-public final class DeploymentController {
+public final class DeploymentController extends QueueController {
   /** The controller's name in kube-controller-manager, also its logger's and events' source. */
   public static final String NAME = "deployment-controller";
 
@@ -45,13 +43,10 @@ public final class DeploymentController {
   public static final String QUEUE_NAME = "deployment";
 
   private final Deps deps;
-  private final RateLimitingQueue<String> queue;
-  private final BooleanSupplier synced;
 
   DeploymentController(Deps deps, RateLimitingQueue<String> queue, BooleanSupplier synced) {
+    super(QUEUE_NAME, queue, synced);
     this.deps = deps;
-    this.queue = queue;
-    this.synced = synced;
   }
 
   /** What a sync reads and writes through. Immutable; every part is thread-safe. */
@@ -75,12 +70,9 @@ public final class DeploymentController {
     SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
     Deps deps =
         new Deps(client, Lister.of(ds), Lister.of(rss), Lister.of(pods), recorder, ctx.clock());
-    RateLimitingQueue<String> queue =
-        WorkQueues.rateLimiting(
-            QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);
     DeploymentController c =
         new DeploymentController(
-            deps, queue, () -> ds.hasSynced() && rss.hasSynced() && pods.hasSynced());
+            deps, defaultQueue(ctx, QUEUE_NAME, queueMetrics), allSynced(ds, rss, pods));
     c.addHandlers(ctx, ds, rss, pods);
     return c;
   }
@@ -149,28 +141,15 @@ public final class DeploymentController {
         });
   }
 
-  public boolean hasSynced() {
-    return synced.getAsBoolean();
-  }
-
-  /** Runs {@code workers} workers until {@code ctx} is cancelled (see {@link QueueWorkers}). */
-  public void run(Ctx ctx, int workers) throws InterruptedException {
-    ctx.logger().info("Starting controller", "controller", "deployment", "workers", workers);
-    try {
-      QueueWorkers.run(ctx, "deployment-worker", queue, workers, synced, this::syncHandler);
-    } finally {
-      ctx.logger().info("Shutting down controller", "controller", "deployment");
-    }
-  }
-
-  void syncHandler(Ctx ctx, String key) {
+  @Override
+  protected void syncHandler(Ctx ctx, String key) {
     new SyncDeployment(deps, queue, ctx).sync(key);
   }
 
   // ---- handlers ----
 
   static String key(Deployment d) {
-    return d.getMetadata().getNamespace() + "/" + d.getMetadata().getName();
+    return QueueController.key(d);
   }
 
   void enqueue(Deployment d) {

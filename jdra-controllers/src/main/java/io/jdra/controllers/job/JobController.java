@@ -13,7 +13,7 @@ import io.jdra.controllers.controllerutil.LabelSelectors;
 import io.jdra.controllers.controllerutil.OwnerRefs;
 import io.jdra.controllers.controllerutil.PodControl;
 import io.jdra.controllers.controllerutil.PodUtil;
-import io.jdra.controllers.controllerutil.QueueWorkers;
+import io.jdra.controllers.controllerutil.QueueController;
 import io.jdra.controllers.controllerutil.RealPodControl;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
@@ -22,10 +22,8 @@ import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.clock.Clock;
 import io.jdra.runtime.logging.Logger;
 import io.jdra.runtime.record.EventRecorder;
-import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
-import io.jdra.runtime.workqueue.WorkQueues;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,7 +42,7 @@ import java.util.function.BooleanSupplier;
  * <p>Handlers only resolve owners, record expectations and enqueue: Job events at once, pod events
  * after {@link #SYNC_JOB_BATCH_PERIOD} so bursts of pod updates make one sync, as upstream.
  */
-public final class JobController {
+public final class JobController extends QueueController {
   /** The controller's name in kube-controller-manager, also its logger's and events' source. */
   public static final String NAME = "job-controller";
 
@@ -55,8 +53,6 @@ public final class JobController {
   public static final Duration SYNC_JOB_BATCH_PERIOD = Duration.ofSeconds(1);
 
   private final Deps deps;
-  private final RateLimitingQueue<String> queue;
-  private final BooleanSupplier synced;
 
   /** What a sync reads and writes through. Immutable; every part is thread-safe. */
   record Deps(
@@ -71,9 +67,8 @@ public final class JobController {
       Clock clock) {}
 
   JobController(Deps deps, RateLimitingQueue<String> queue, BooleanSupplier synced) {
+    super(QUEUE_NAME, queue, synced);
     this.deps = deps;
-    this.queue = queue;
-    this.synced = synced;
   }
 
   /** Wires the controller to the shared informers; call before the factory starts. */
@@ -96,10 +91,8 @@ public final class JobController {
             recorder,
             new BackoffStore(),
             ctx.clock());
-    RateLimitingQueue<String> queue =
-        WorkQueues.rateLimiting(
-            QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);
-    JobController c = new JobController(deps, queue, () -> jobs.hasSynced() && pods.hasSynced());
+    JobController c =
+        new JobController(deps, defaultQueue(ctx, QUEUE_NAME, queueMetrics), allSynced(jobs, pods));
     c.addHandlers(ctx, jobs, pods);
     return c;
   }
@@ -148,26 +141,13 @@ public final class JobController {
         });
   }
 
-  public boolean hasSynced() {
-    return synced.getAsBoolean();
-  }
-
-  /** Runs {@code workers} workers until {@code ctx} is cancelled (see {@link QueueWorkers}). */
-  public void run(Ctx ctx, int workers) throws InterruptedException {
-    ctx.logger().info("Starting job controller", "workers", workers);
-    try {
-      QueueWorkers.run(ctx, "job-worker", queue, workers, synced, this::syncHandler);
-    } finally {
-      ctx.logger().info("Shutting down job controller");
-    }
-  }
-
-  void syncHandler(Ctx ctx, String key) {
+  @Override
+  protected void syncHandler(Ctx ctx, String key) {
     new SyncJob(deps, queue, ctx, key).sync();
   }
 
   static String key(Job job) {
-    return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
+    return QueueController.key(job);
   }
 
   Job resolveControllerRef(String namespace, OwnerReference ref) {

@@ -1,5 +1,6 @@
 package io.jdra.controllers.manager;
 
+import io.jdra.controllers.controllerutil.QueueController;
 import io.jdra.controllers.deployment.DeploymentController;
 import io.jdra.controllers.job.JobController;
 import io.jdra.controllers.replicaset.ReplicaSetController;
@@ -33,40 +34,44 @@ final class WorkloadControllerFactories {
   }
 
   static Controller job(ControllerContext cc) {
-    EventRecorder recorder = recorder(cc, JobController.NAME);
-    JobController c =
-        JobController.create(cc.ctx(), cc.client(), cc.informers(), recorder, cc.queueMetrics());
-    int workers = cc.options().workloadSyncs().job();
-    return ctx -> {
-      try {
-        c.run(ctx, workers);
-      } finally {
-        recorder.close();
-      }
-    };
+    return withRecorder(
+        cc,
+        JobController.NAME,
+        cc.options().workloadSyncs().job(),
+        r -> JobController.create(cc.ctx(), cc.client(), cc.informers(), r, cc.queueMetrics()));
   }
 
   static Controller deployment(ControllerContext cc) {
-    EventRecorder recorder = recorder(cc, DeploymentController.NAME);
-    DeploymentController c =
-        DeploymentController.create(
-            cc.ctx(), cc.client(), cc.informers(), recorder, cc.queueMetrics());
-    int workers = cc.options().workloadSyncs().deployment();
-    return ctx -> {
-      try {
-        c.run(ctx, workers);
-      } finally {
-        recorder.close();
-      }
-    };
+    return withRecorder(
+        cc,
+        DeploymentController.NAME,
+        cc.options().workloadSyncs().deployment(),
+        r ->
+            DeploymentController.create(
+                cc.ctx(), cc.client(), cc.informers(), r, cc.queueMetrics()));
   }
 
   static Controller replicaSet(ControllerContext cc) {
-    EventRecorder recorder = recorder(cc, ReplicaSetController.NAME);
-    ReplicaSetController c =
-        ReplicaSetController.create(
-            cc.ctx(), cc.client(), cc.informers(), recorder, cc.queueMetrics());
-    int workers = cc.options().workloadSyncs().replicaSet();
+    return withRecorder(
+        cc,
+        ReplicaSetController.NAME,
+        cc.options().workloadSyncs().replicaSet(),
+        r ->
+            ReplicaSetController.create(
+                cc.ctx(), cc.client(), cc.informers(), r, cc.queueMetrics()));
+  }
+
+  /**
+   * A controller with its own event recorder (source component {@code name}), closed when the
+   * controller has stopped, running {@code workers} workers.
+   */
+  private static Controller withRecorder(
+      ControllerContext cc,
+      String name,
+      int workers,
+      java.util.function.Function<EventRecorder, QueueController> create) {
+    EventRecorder recorder = recorder(cc, name);
+    QueueController c = create.apply(recorder);
     return ctx -> {
       try {
         c.run(ctx, workers);

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.controllers.controllerutil.ApiResources;
-import io.jdra.controllers.controllerutil.QueueWorkers;
+import io.jdra.controllers.controllerutil.QueueController;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
  * namespace with content left is looked at again after half the estimated time plus a second, as
  * upstream; errors are retried with at most a minute between tries.
  */
-public final class NamespaceController {
+public final class NamespaceController extends QueueController {
   /** The controller's name in kube-controller-manager. */
   public static final String NAME = "namespace-controller";
 
@@ -54,9 +54,7 @@ public final class NamespaceController {
 
   private final Lister<Namespace> lister;
   private final NamespacedResourcesDeleter deleter;
-  private final RateLimitingQueue<String> queue;
   private final Options options;
-  private final BooleanSupplier synced;
 
   NamespaceController(
       Lister<Namespace> lister,
@@ -64,11 +62,10 @@ public final class NamespaceController {
       RateLimitingQueue<String> queue,
       Options options,
       BooleanSupplier synced) {
+    super(QUEUE_NAME, queue, synced);
     this.lister = lister;
     this.deleter = deleter;
-    this.queue = queue;
     this.options = options;
-    this.synced = synced;
   }
 
   /** Wires the controller to the shared Namespace informer; call before the factory starts. */
@@ -126,17 +123,9 @@ public final class NamespaceController {
     queue.addAfter(ns.getMetadata().getName(), options.deletionGracePeriod());
   }
 
-  /** Runs {@code workers} workers until {@code ctx} is cancelled. */
-  public void run(Ctx ctx, int workers) throws InterruptedException {
-    ctx.logger().info("Starting namespace controller", "workers", workers);
-    try {
-      QueueWorkers.run(ctx, "namespace-worker", queue, workers, synced, this::syncNamespaceFromKey);
-    } finally {
-      ctx.logger().info("Shutting down namespace controller");
-    }
-  }
-
-  void syncNamespaceFromKey(Ctx ctx, String key) {
+  /** Upstream's {@code syncNamespaceFromKey}. */
+  @Override
+  protected void syncHandler(Ctx ctx, String key) {
     if (lister.get(null, key).isEmpty()) {
       ctx.logger().v(4).info("Namespace not found in the cache", "namespace", key);
       return;

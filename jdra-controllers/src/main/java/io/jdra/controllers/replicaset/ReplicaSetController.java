@@ -13,7 +13,7 @@ import io.jdra.controllers.controllerutil.LabelSelectors;
 import io.jdra.controllers.controllerutil.OwnerRefs;
 import io.jdra.controllers.controllerutil.PodControl;
 import io.jdra.controllers.controllerutil.PodUtil;
-import io.jdra.controllers.controllerutil.QueueWorkers;
+import io.jdra.controllers.controllerutil.QueueController;
 import io.jdra.controllers.controllerutil.RealPodControl;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
@@ -21,10 +21,8 @@ import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.logging.Logger;
 import io.jdra.runtime.record.EventRecorder;
-import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
-import io.jdra.runtime.workqueue.WorkQueues;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +38,7 @@ import java.util.function.BooleanSupplier;
  * ControllerExpectations} and enqueue keys; API calls happen in workers, one worker per key at a
  * time. Logging: V(4) per-sync decisions, V(6) event handling.
  */
-public final class ReplicaSetController {
+public final class ReplicaSetController extends QueueController {
   /** The controller's name in kube-controller-manager, also its logger's and events' source. */
   public static final String NAME = "replicaset-controller";
 
@@ -54,14 +52,11 @@ public final class ReplicaSetController {
   public static final int BURST_REPLICAS = 500;
 
   private final Deps deps;
-  private final RateLimitingQueue<String> queue;
-  private final BooleanSupplier synced;
   private final SyncReplicaSet sync;
 
   ReplicaSetController(Deps deps, RateLimitingQueue<String> queue, BooleanSupplier synced) {
+    super(QUEUE_NAME, queue, synced);
     this.deps = deps;
-    this.queue = queue;
-    this.synced = synced;
     this.sync = new SyncReplicaSet(deps, queue);
   }
 
@@ -87,11 +82,9 @@ public final class ReplicaSetController {
             new RealPodControl(client, recorder),
             ctx.clock(),
             BURST_REPLICAS);
-    RateLimitingQueue<String> queue =
-        WorkQueues.rateLimiting(
-            QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);
     ReplicaSetController c =
-        new ReplicaSetController(deps, queue, () -> rss.hasSynced() && pods.hasSynced());
+        new ReplicaSetController(
+            deps, defaultQueue(ctx, QUEUE_NAME, queueMetrics), allSynced(rss, pods));
     c.addHandlers(ctx, rss, pods);
     return c;
   }
@@ -144,28 +137,15 @@ public final class ReplicaSetController {
     return deps;
   }
 
-  public boolean hasSynced() {
-    return synced.getAsBoolean();
-  }
-
-  /** Runs {@code workers} workers until {@code ctx} is cancelled (see {@link QueueWorkers}). */
-  public void run(Ctx ctx, int workers) throws InterruptedException {
-    ctx.logger().info("Starting controller", "name", "replicaset", "workers", workers);
-    try {
-      QueueWorkers.run(ctx, "replicaset-worker", queue, workers, synced, this::syncHandler);
-    } finally {
-      ctx.logger().info("Shutting down controller", "name", "replicaset");
-    }
-  }
-
-  void syncHandler(Ctx ctx, String key) {
+  @Override
+  protected void syncHandler(Ctx ctx, String key) {
     sync.sync(ctx, key);
   }
 
   // ---- event handlers: resolve, observe, enqueue ----
 
   static String key(ReplicaSet rs) {
-    return rs.getMetadata().getNamespace() + "/" + rs.getMetadata().getName();
+    return QueueController.key(rs);
   }
 
   void enqueue(ReplicaSet rs) {

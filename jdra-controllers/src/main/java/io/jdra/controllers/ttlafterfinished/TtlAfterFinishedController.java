@@ -9,16 +9,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.controllers.controllerutil.ApiErrors;
+import io.jdra.controllers.controllerutil.QueueController;
 import io.jdra.controllers.controllerutil.QueueWorkers;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.clock.Clock;
-import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
-import io.jdra.runtime.workqueue.WorkQueues;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.URLEncoder;
@@ -35,7 +34,7 @@ import java.util.function.BooleanSupplier;
  * read from the API server before the deletion, which carries UID and resourceVersion
  * preconditions, so a Job changed meanwhile (TTL raised, re-created) is not deleted.
  */
-public final class TtlAfterFinishedController {
+public final class TtlAfterFinishedController extends QueueController {
   /** The controller's name in kube-controller-manager. */
   public static final String NAME = "ttl-after-finished-controller";
 
@@ -47,10 +46,8 @@ public final class TtlAfterFinishedController {
 
   private final KubernetesClient client;
   private final Lister<Job> jobs;
-  private final RateLimitingQueue<String> queue;
   private final Clock clock;
   private final Histogram deletionDuration;
-  private final BooleanSupplier synced;
 
   TtlAfterFinishedController(
       KubernetesClient client,
@@ -59,11 +56,10 @@ public final class TtlAfterFinishedController {
       Clock clock,
       PrometheusRegistry registry,
       BooleanSupplier synced) {
+    super(QUEUE_NAME, queue, synced);
     this.client = client;
     this.jobs = jobs;
-    this.queue = queue;
     this.clock = clock;
-    this.synced = synced;
     this.deletionDuration =
         Histogram.builder()
             .name("ttl_after_finished_controller_job_deletion_duration_seconds")
@@ -81,12 +77,14 @@ public final class TtlAfterFinishedController {
       PrometheusRegistry registry,
       WorkQueueMetrics queueMetrics) {
     SharedIndexInformer<Job> informer = informers.informer(Job.class);
-    RateLimitingQueue<String> queue =
-        WorkQueues.rateLimiting(
-            QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);
     TtlAfterFinishedController c =
         new TtlAfterFinishedController(
-            client, Lister.of(informer), queue, ctx.clock(), registry, informer::hasSynced);
+            client,
+            Lister.of(informer),
+            defaultQueue(ctx, QUEUE_NAME, queueMetrics),
+            ctx.clock(),
+            registry,
+            informer::hasSynced);
     Handlers.add(
         ctx,
         informer,
@@ -114,22 +112,9 @@ public final class TtlAfterFinishedController {
     }
   }
 
-  static String key(Job job) {
-    return job.getMetadata().getNamespace() + "/" + job.getMetadata().getName();
-  }
-
-  /** Runs {@code workers} workers until {@code ctx} is cancelled. */
-  public void run(Ctx ctx, int workers) throws InterruptedException {
-    ctx.logger().info("Starting TTL after finished controller", "workers", workers);
-    try {
-      QueueWorkers.run(ctx, "ttl-after-finished-worker", queue, workers, synced, this::processJob);
-    } finally {
-      ctx.logger().info("Shutting down TTL after finished controller");
-    }
-  }
-
   /** Upstream's {@code processJob}: checks the cached Job, then the live one, then deletes. */
-  void processJob(Ctx ctx, String key) {
+  @Override
+  protected void syncHandler(Ctx ctx, String key) {
     String[] nsName = QueueWorkers.splitKey(key);
     Job cached = jobs.get(nsName[0], nsName[1]).orElse(null);
     if (cached == null || processTtl(ctx, cached) == null) {

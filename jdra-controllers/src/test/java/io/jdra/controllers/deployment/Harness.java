@@ -1,8 +1,5 @@
 package io.jdra.controllers.deployment;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -14,41 +11,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.jdra.controllers.controllerutil.OwnerRefs;
 import io.jdra.controllers.controllerutil.PodTemplateHash;
-import io.jdra.runtime.Ctx;
+import io.jdra.controllers.testing.ControllerHarness;
 import io.jdra.runtime.cache.Lister;
-import io.jdra.runtime.clock.FakeClock;
-import io.jdra.runtime.record.EventRecorder;
-import io.jdra.runtime.record.FakeEventRecorder;
-import io.jdra.runtime.workqueue.MockQueue;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * One case's world: objects in the embedded API server, caches the test fills, a fake clock, a mock
  * queue and recorded events, in a namespace of its own.
  */
-final class Harness {
+final class Harness extends ControllerHarness {
   static final Map<String, String> LABELS = Map.of("app", "web");
-  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
-
-  final KubernetesClient client;
-  final String ns = "dp-" + UUID.randomUUID().toString().substring(0, 8);
-  final FakeClock clock = new FakeClock(T0);
-  final Ctx ctx = Ctx.forTest(clock);
-  final MockQueue<String> queue = new MockQueue<>();
-  final FakeEventRecorder events = EventRecorder.fake();
   final CacheImpl<Deployment> ds = new CacheImpl<>();
   final CacheImpl<ReplicaSet> rss = new CacheImpl<>();
-  final CacheImpl<Pod> pods = new CacheImpl<>();
 
   Harness(KubernetesClient client) {
-    this.client = client;
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-        .create();
+    super(client, "dp-");
   }
 
   DeploymentController controller() {
@@ -180,16 +158,5 @@ final class Harness {
             rs.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().equals(image))
         .findFirst()
         .orElse(null);
-  }
-
-  Pod pod(Pod p) {
-    Pod created = client.pods().inNamespace(ns).resource(inNs(p)).create();
-    pods.put(created);
-    return created;
-  }
-
-  private <T extends HasMetadata> T inNs(T obj) {
-    obj.getMetadata().setNamespace(ns);
-    return obj;
   }
 }

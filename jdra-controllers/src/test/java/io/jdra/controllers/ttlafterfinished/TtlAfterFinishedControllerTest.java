@@ -115,13 +115,13 @@ class TtlAfterFinishedControllerTest {
     assertThat(queue.state().ready()).containsExactly(ns + "/pi");
 
     clock.step(Duration.ofSeconds(10));
-    c.processJob(ctx, ns + "/pi");
+    c.syncHandler(ctx, ns + "/pi");
     assertThat(server(client).getMetadata().getDeletionTimestamp()).isNull();
     assertThat(queue.state().later())
         .containsExactly(new MockQueue.Delayed<>(ns + "/pi", Duration.ofSeconds(50)));
 
     clock.step(Duration.ofSeconds(50));
-    c.processJob(ctx, ns + "/pi");
+    c.syncHandler(ctx, ns + "/pi");
     Job deleting = server(client);
     assertThat(deleting.getMetadata().getDeletionTimestamp()).isNotNull();
     assertThat(deleting.getMetadata().getFinalizers()).contains("foregroundDeletion");
@@ -141,7 +141,7 @@ class TtlAfterFinishedControllerTest {
         .edit(j -> new JobBuilder(j).editSpec().withTtlSecondsAfterFinished(600).endSpec().build());
     cache.put(cached);
     clock.step(Duration.ofSeconds(120));
-    c.processJob(ctx, ns + "/pi");
+    c.syncHandler(ctx, ns + "/pi");
     assertThat(server(client).getMetadata().getDeletionTimestamp()).isNull();
     assertThat(queue.state().later())
         .containsExactly(new MockQueue.Delayed<>(ns + "/pi", Duration.ofSeconds(480)));
@@ -162,7 +162,7 @@ class TtlAfterFinishedControllerTest {
     c.enqueueIfNeeded(ctx, running);
     assertThat(queue.state().ready()).isEmpty();
     clock.step(Duration.ofHours(1));
-    c.processJob(ctx, ns + "/pi");
+    c.syncHandler(ctx, ns + "/pi");
     assertThat(server(client).getMetadata().getDeletionTimestamp()).isNull();
     assertThat(queue.state().later()).isEqualTo(List.of());
   }
