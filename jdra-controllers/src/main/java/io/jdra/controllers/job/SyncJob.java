@@ -63,6 +63,11 @@ final class SyncJob {
   private JobCondition finishedCondition;
   private BackoffStore.Record newBackoffRecord;
 
+  /** Indexed Jobs: the indexes the status recorded, and those plus the newly succeeded ones. */
+  private OrderedIntervals prevSucceededIndexes;
+
+  private OrderedIntervals succeededIndexes;
+
   SyncJob(JobController.Deps deps, RateLimitingQueue<String> queue, Ctx ctx, String key) {
     this.deps = deps;
     this.queue = queue;
@@ -85,8 +90,8 @@ final class SyncJob {
       deps.backoff().remove(key);
       return;
     }
-    if (!"NonIndexed".equals(job.getSpec().getCompletionMode())
-        && job.getSpec().getCompletionMode() != null) {
+    String mode = job.getSpec().getCompletionMode();
+    if (mode != null && !mode.equals("NonIndexed") && !mode.equals("Indexed")) {
       deps.recorder()
           .eventf(
               job,
@@ -125,6 +130,12 @@ final class SyncJob {
         newFinished(uncountedSucceeded, p -> PodUtil.phase(p).equals("Succeeded"));
     List<Pod> newFailed = newFinished(uncountedFailed, p -> JobUtil.isPodFailed(p, job));
     succeeded = nz(status.getSucceeded()) + newSucceeded.size() + uncountedSucceeded.size();
+    if (IndexedJobUtil.isIndexed(job)) {
+      OrderedIntervals[] ix = IndexedJobUtil.succeededIndexes(job, pods);
+      prevSucceededIndexes = ix[0];
+      succeededIndexes = ix[1];
+      succeeded = succeededIndexes.total();
+    }
     int failed = nz(status.getFailed()) + nonIgnoredFailed(newFailed) + uncountedFailed.size();
     Instant now = deps.clock().now();
     if (status.getStartTime() == null && !suspended()) {
@@ -388,15 +399,27 @@ final class SyncJob {
       wantActive = Math.max(0, Math.min(completions - succeeded, parallelism));
     }
     int rmAtLeast = Math.max(0, active[0] - wantActive);
-    if (rmAtLeast > 0) {
-      List<Pod> toDelete =
-          ActivePodsWithRanks.sortActivePods(activePods)
-              .subList(0, Math.min(rmAtLeast, MAX_POD_CREATE_DELETE_PER_SYNC));
+    List<Pod> toDelete =
+        IndexedJobUtil.isIndexed(job)
+            ? IndexedJobUtil.activePodsForRemoval(job, activePods, rmAtLeast)
+            : ActivePodsWithRanks.sortActivePods(activePods).subList(0, rmAtLeast);
+    if (!toDelete.isEmpty()) {
+      // Deletion takes precedence: an Indexed Job with a repeated index creates next time.
+      toDelete = toDelete.subList(0, Math.min(toDelete.size(), MAX_POD_CREATE_DELETE_PER_SYNC));
       ctx.logger().info("Deleting excess pods for job", "job", key, "deleteCount", toDelete.size());
       return deleteJobPods(toDelete, active);
     }
     int terminatingToWait = JobUtil.onlyReplaceFailedPods(job) ? terminating : 0;
     int diff = wantActive - terminatingToWait - active[0];
+    List<Integer> indexes = null;
+    if (diff > 0 && IndexedJobUtil.isIndexed(job)) {
+      List<Pod> terminatingPods =
+          pods.stream().filter(p -> PodUtil.isTerminating(p) && !PodUtil.isPodTerminal(p)).toList();
+      indexes =
+          IndexedJobUtil.firstPendingIndexes(
+              job, succeededIndexes, activePods, terminatingPods, diff);
+      diff = indexes.size();
+    }
     if (diff <= 0) {
       return null;
     }
@@ -406,10 +429,11 @@ final class SyncJob {
       queue.addAfter(key, wait);
       return null;
     }
-    return createPods(Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC), active);
+    return createPods(Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC), indexes, active);
   }
 
-  private RuntimeException createPods(int diff, int[] active) {
+  /** Creates {@code diff} pods; for an Indexed Job, those of the first {@code diff} indexes. */
+  private RuntimeException createPods(int diff, List<Integer> indexes, int[] active) {
     ctx.logger().info("Creating pods for job", "job", key, "createCount", diff);
     deps.expectations().expectCreations(key, diff);
     PodTemplateSpec template = job.getSpec().getTemplate();
@@ -419,13 +443,16 @@ final class SyncJob {
             diff,
             i -> {
               try {
+                Integer ix = indexes == null ? null : indexes.get(i);
                 deps.podControl()
                     .createPod(
                         job.getMetadata().getNamespace(),
-                        template,
+                        ix == null ? template : IndexedJobUtil.templateFor(job, ix),
                         job,
                         ref,
-                        job.getMetadata().getName() + "-",
+                        ix == null
+                            ? job.getMetadata().getName() + "-"
+                            : IndexedJobUtil.generateName(job.getMetadata().getName(), ix),
                         List.of(JobUtil.JOB_TRACKING_FINALIZER));
               } catch (RuntimeException e) {
                 if (!ApiErrors.isNamespaceTerminating(e)) {
@@ -529,6 +556,7 @@ final class SyncJob {
         new ArrayList<>(list(status.getUncountedTerminatedPods().getSucceeded()));
     List<String> uncFailed = new ArrayList<>(list(status.getUncountedTerminatedPods().getFailed()));
     boolean reachedMax = false;
+    List<Integer> newSucceededIndexes = new ArrayList<>();
     for (Pod p : pods) {
       if (!hasFinalizer(p)) {
         continue; // counted in an earlier sync
@@ -540,7 +568,16 @@ final class SyncJob {
       toRemoveFinalizer.add(p);
       String uid = p.getMetadata().getUid();
       if (PodUtil.phase(p).equals("Succeeded") && !uncountedFailed.contains(uid)) {
-        if (!uncountedSucceeded.contains(uid) && !uncSucceeded.contains(uid)) {
+        if (succeededIndexes != null) {
+          // The index is enough not to count a pod twice: no UID is tracked.
+          int ix = IndexedJobUtil.completionIndex(p);
+          if (ix != IndexedJobUtil.UNKNOWN
+              && ix < job.getSpec().getCompletions()
+              && !prevSucceededIndexes.has(ix)) {
+            newSucceededIndexes.add(ix);
+            needsFlush = true;
+          }
+        } else if (!uncountedSucceeded.contains(uid) && !uncSucceeded.contains(uid)) {
           uncSucceeded.add(uid);
           needsFlush = true;
         }
@@ -560,6 +597,14 @@ final class SyncJob {
     }
     status.getUncountedTerminatedPods().setSucceeded(uncSucceeded);
     status.getUncountedTerminatedPods().setFailed(uncFailed);
+    if (succeededIndexes != null) {
+      succeededIndexes = succeededIndexes.withIndexes(newSucceededIndexes);
+      String completed = succeededIndexes.toString();
+      String before = status.getCompletedIndexes() == null ? "" : status.getCompletedIndexes();
+      needsFlush |= !completed.equals(before);
+      status.setSucceeded(succeededIndexes.total());
+      status.setCompletedIndexes(completed.isEmpty() ? null : completed);
+    }
     Instant now = deps.clock().now();
     if (finishedCondition != null && JobUtil.FAILURE_TARGET.equals(finishedCondition.getType())) {
       addCondition(finishedCondition);

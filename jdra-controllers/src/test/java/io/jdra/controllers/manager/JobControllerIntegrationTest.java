@@ -140,6 +140,56 @@ class JobControllerIntegrationTest {
     }
   }
 
+  /**
+   * An Indexed Job of 3 with parallelism 2 runs each index once (the test succeeds every pod it
+   * sees), records {@code completedIndexes} 0-2 and completes; with {@code ttlSecondsAfterFinished:
+   * 0} the ttl-after-finished controller then deletes it in the foreground, and the garbage
+   * collector its pods first.
+   */
+  @Test
+  void indexedJobCompletesAndIsDeletedAfterItsTtl(KubernetesClient client) throws Exception {
+    String ns = "job-indexed";
+    WorkloadTestSupport.namespace(client, ns);
+    ControllerManager.Handle mgr =
+        WorkloadTestSupport.startWithGc(client, "job", "ttl-after-finished");
+    try {
+      Job indexed =
+          new JobBuilder(job("idx", 3, 2, 6))
+              .editSpec()
+              .withCompletionMode("Indexed")
+              .withTtlSecondsAfterFinished(0)
+              .endSpec()
+              .build();
+      client.batch().v1().jobs().inNamespace(ns).resource(indexed).create();
+      java.util.Set<String> seenIndexes = new java.util.TreeSet<>();
+      await()
+          .atMost(WAIT)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            for (Pod p : livePods(client, ns)) {
+              if (!isFinished(p)) {
+                seenIndexes.add(
+                    p.getMetadata().getAnnotations().get("batch.kubernetes.io/job-completion-index")
+                        + "@"
+                        + p.getSpec().getHostname());
+                WorkloadTestSupport.markFinished(client, p, 0);
+              }
+            }
+            Job j = get(client, ns, "idx");
+            return j == null
+                || j.getStatus() != null && "0-2".equals(j.getStatus().getCompletedIndexes());
+          });
+      assertThat(seenIndexes).containsExactly("0@idx-0", "1@idx-1", "2@idx-2");
+      await()
+          .atMost(WAIT)
+          .until(() ->
+              get(client, ns, "idx") == null
+                  && client.pods().inNamespace(ns).list().getItems().isEmpty());
+    } finally {
+      mgr.stop();
+    }
+  }
+
   static boolean isFinished(Pod p) {
     String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
     return "Succeeded".equals(phase) || "Failed".equals(phase);
