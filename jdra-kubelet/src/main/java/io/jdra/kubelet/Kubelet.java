@@ -17,6 +17,8 @@ import io.jdra.kubelet.sim.PodIps;
 import io.jdra.kubelet.sim.PodWorkers;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.clock.Clock;
+import io.jdra.runtime.record.EventRecorder;
+import io.jdra.runtime.record.EventRecorderOptions;
 import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.WorkQueues;
 import java.io.IOException;
@@ -115,6 +117,9 @@ public final class Kubelet {
     var queue =
         WorkQueues.<String>rateLimiting(
             "kubelet-pods-" + o.nodeName(), RateLimiters.defaultController(), clock, null);
+    // Upstream's kubelet reports as component "kubelet", host the node.
+    EventRecorder recorder =
+        EventRecorder.create(o.client(), new EventRecorderOptions("kubelet", o.nodeName()), ctx);
     PodWorkers workers =
         new PodWorkers(
             ctx,
@@ -124,11 +129,12 @@ public final class Kubelet {
             new CdiRegistry(o.cdiRoot()),
             new PodIps(o.nodeName()),
             o.nodeIp(),
+            recorder,
             queue);
     workersRef[0] = workers;
     AutoCloseable logs = o.server().add(workers::logs);
     CompletableFuture<Void> ready = new CompletableFuture<>();
-    Handle handle = new RunningKubelet(ctx, manager, plugins, watcher, ready, logs);
+    Handle handle = new RunningKubelet(ctx, manager, plugins, watcher, ready, logs, recorder);
     background.execute(() -> startUp(ctx, o, plugins, watcher, workers, manager, ready));
     return handle;
   }
@@ -218,13 +224,15 @@ public final class Kubelet {
       DraPluginManager plugins,
       PluginWatcher watcher,
       CompletableFuture<Void> ready,
-      AutoCloseable logs)
+      AutoCloseable logs,
+      EventRecorder recorder)
       implements Handle {
     @Override
     public void stop() {
       ctx.cancel();
       watcher.close();
       plugins.stop();
+      recorder.close();
       try {
         logs.close();
       } catch (Exception e) {

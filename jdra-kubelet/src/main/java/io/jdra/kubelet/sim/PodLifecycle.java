@@ -1,30 +1,23 @@
 package io.jdra.kubelet.sim;
 
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jdra.kubelet.dra.Manager;
 import io.jdra.kubelet.dra.PrepareException;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.record.EventRecorder;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
@@ -32,11 +25,17 @@ import java.util.function.BiConsumer;
  * method is one sync step that either completes (status written) or throws / returns "retry", so a
  * retry repeats it from the start: prepare and unprepare are idempotent, status writes are merge
  * patches of what this node owns.
+ *
+ * <p>Containers end as {@link ContainerRun} reads their command lines; one that ended is started
+ * again after upstream's crash-loop back-off (10 s, doubled per restart, at most 5 min) when the
+ * pod's {@code restartPolicy} says so (Always; OnFailure for a non-zero exit code). When no
+ * container runs or will restart, the pod is Succeeded (all exited 0) or Failed and its claims are
+ * unprepared.
  */
 final class PodLifecycle {
   /**
    * Run time of a run-to-completion pod's containers (a Go duration such as {@code 5s}, {@code
-   * 1m30s}); without it such pods run until deleted.
+   * 1m30s}), overriding what their command lines say: they exit 0 after it.
    */
   static final String RUN_DURATION_ANNOTATION = "sim.jdra.io/run-duration";
 
@@ -50,12 +49,19 @@ final class PodLifecycle {
   /** Upstream's event reason when preparing claims fails. */
   static final String FAILED_PREPARE = "FailedPrepareDynamicResources";
 
+  /** Upstream's crash-loop back-off: the first restart waits this long, then doubled. */
+  static final Duration INITIAL_BACK_OFF = Duration.ofSeconds(10);
+
+  static final Duration MAX_BACK_OFF = Duration.ofMinutes(5);
+
   private final Ctx ctx;
   private final KubernetesClient client;
   private final Manager manager;
   private final CdiRegistry cdi;
   private final PodIps ips;
-  private final String nodeIp;
+  private final EventRecorder recorder;
+  private final ContainerEvents events;
+  private final PodStatuses statuses;
   private final BiConsumer<String, Duration> enqueueAfter;
 
   PodLifecycle(
@@ -65,13 +71,16 @@ final class PodLifecycle {
       CdiRegistry cdi,
       PodIps ips,
       String nodeIp,
+      EventRecorder recorder,
       BiConsumer<String, Duration> enqueueAfter) {
     this.ctx = ctx;
-    this.nodeIp = nodeIp;
     this.client = client;
     this.manager = manager;
     this.cdi = cdi;
     this.ips = ips;
+    this.recorder = recorder;
+    this.events = new ContainerEvents(recorder);
+    this.statuses = new PodStatuses(client, manager, ctx.clock(), nodeIp);
     this.enqueueAfter = enqueueAfter;
   }
 
@@ -91,13 +100,13 @@ final class PodLifecycle {
         return start(ctx, pod, sp, key);
       }
       case RUNNING -> {
-        if (sp.completionDue) {
-          finish(sp, 0, "Completed");
-          writeStatus(pod, sp);
+        boolean changed = advance(pod, sp, key);
+        if (sp.state == SimPod.State.TERMINATED) {
+          statuses.write(pod, sp);
           unprepareOnce(ctx, pod, sp);
-        } else if (sp.statusDirty) {
+        } else if (changed || sp.statusDirty) {
           sp.statusDirty = false;
-          writeStatus(pod, sp);
+          statuses.write(pod, sp);
         }
         return false;
       }
@@ -116,7 +125,7 @@ final class PodLifecycle {
       manager.prepareResources(ctx, pod);
     } catch (PrepareException e) {
       ctx.logger().info("Preparing dynamic resources failed, will retry", "err", e.getMessage());
-      event(pod, "Warning", FAILED_PREPARE, e.getMessage());
+      recorder.eventf(pod, null, EventRecorder.WARNING, FAILED_PREPARE, "Sync", e.getMessage());
       return true;
     }
     Instant now = ctx.clock().now();
@@ -125,21 +134,47 @@ final class PodLifecycle {
     // Init containers run first, in order, as the kubelet runs them; simulated, each one has done
     // its work (printed its output) by the time the next starts, so they all complete at once.
     for (Container c : initContainers(pod)) {
-      if (!create(pod, c, podIp, now, containers)) {
+      if (!create(pod, c, true, podIp, now, containers)) {
         return true;
       }
     }
     for (Container c : pod.getSpec().getContainers()) {
-      if (!create(pod, c, podIp, now, containers)) {
+      if (!create(pod, c, false, podIp, now, containers)) {
         return true;
       }
     }
+    Map<String, SimPod.Run> runs = new LinkedHashMap<>();
+    for (Container c : pod.getSpec().getContainers()) {
+      Optional<ContainerRun> end = runOf(pod, c);
+      runs.put(
+          c.getName(),
+          new SimPod.Run(
+              0,
+              now,
+              end.map(r -> now.plus(r.after())).orElse(null),
+              end.map(ContainerRun::exitCode).orElse(0),
+              null,
+              null,
+              null));
+    }
     sp.podIp = podIp;
     sp.containers = containers;
+    sp.runs = runs;
     sp.startedAt = now;
     sp.state = SimPod.State.RUNNING;
-    writeStatus(pod, sp);
-    scheduleCompletion(pod, sp, key);
+    for (Container c : initContainers(pod)) {
+      events.started(pod, c, true);
+    }
+    for (Container c : pod.getSpec().getContainers()) {
+      events.started(pod, c, false);
+    }
+    // Containers that end at once are seen ended in the same sync, as a runtime's next relist
+    // would; the first status then already says Succeeded or Failed.
+    advance(pod, sp, key);
+    statuses.write(pod, sp);
+    if (sp.state == SimPod.State.TERMINATED) {
+      unprepareOnce(ctx, pod, sp);
+    }
     return false;
   }
 
@@ -149,7 +184,12 @@ final class PodLifecycle {
    * as a container runtime fails it.
    */
   private boolean create(
-      Pod pod, Container c, String podIp, Instant now, Map<String, SimPod.Container> containers)
+      Pod pod,
+      Container c,
+      boolean init,
+      String podIp,
+      Instant now,
+      Map<String, SimPod.Container> containers)
       throws PrepareException {
     Map<String, String> env;
     try {
@@ -157,8 +197,8 @@ final class PodLifecycle {
     } catch (CdiRegistry.UnresolvableDevicesException e) {
       String msg =
           "failed to create containerd task: CDI device injection failed: " + e.getMessage();
-      writeWaiting(pod, c.getName(), "CreateContainerError", msg);
-      event(pod, "Warning", "Failed", "Error: " + msg);
+      statuses.writeWaiting(pod, c.getName(), "CreateContainerError", msg);
+      events.failed(pod, c, init, msg);
       return false;
     }
     List<String> cmd = new ArrayList<>();
@@ -173,40 +213,127 @@ final class PodLifecycle {
     return true;
   }
 
-  private static List<Container> initContainers(Pod pod) {
+  static List<Container> initContainers(Pod pod) {
     return pod.getSpec().getInitContainers() == null
         ? List.of()
         : pod.getSpec().getInitContainers();
   }
 
   /** A sidecar: an init container with {@code restartPolicy: Always} keeps running. */
-  private static boolean sidecar(Container c) {
+  static boolean sidecar(Container c) {
     return "Always".equals(c.getRestartPolicy());
   }
 
-  private void scheduleCompletion(Pod pod, SimPod sp, String key) {
-    String policy = pod.getSpec().getRestartPolicy();
+  /** When a container instance ends by itself: the annotation, else its command line. */
+  private Optional<ContainerRun> runOf(Pod pod, Container c) {
     String d = annotation(pod, RUN_DURATION_ANNOTATION);
-    if (d == null || "Always".equals(policy) || policy == null) {
-      return;
+    String policy = pod.getSpec().getRestartPolicy();
+    if (d != null && ("Never".equals(policy) || "OnFailure".equals(policy))) {
+      try {
+        return Optional.of(new ContainerRun(GoDuration.parse(d), 0));
+      } catch (IllegalArgumentException e) {
+        recorder.eventf(
+            pod,
+            null,
+            EventRecorder.WARNING,
+            "InvalidAnnotation",
+            "Sync",
+            "%s: %s",
+            RUN_DURATION_ANNOTATION,
+            e.getMessage());
+      }
     }
-    Duration run;
-    try {
-      run = GoDuration.parse(d);
-    } catch (IllegalArgumentException e) {
-      // A bad annotation must not wedge the pod: it runs until deleted, and the user is told.
-      event(pod, "Warning", "InvalidAnnotation", RUN_DURATION_ANNOTATION + ": " + e.getMessage());
-      return;
+    return ContainerRun.of(c.getCommand(), c.getArgs());
+  }
+
+  // ---- containers ending and restarting
+
+  /**
+   * Applies what is due by now: containers that exit, back-offs that end (the container starts
+   * again). Ends the pod when nothing runs or waits to restart, else arms the timer for the next
+   * due moment. Returns whether anything changed.
+   */
+  private boolean advance(Pod pod, SimPod sp, String key) {
+    Instant now = ctx.clock().now();
+    Map<String, SimPod.Run> runs = new LinkedHashMap<>(sp.runs);
+    boolean changed = false;
+    for (Container c : pod.getSpec().getContainers()) {
+      SimPod.Run r = runs.get(c.getName());
+      SimPod.Run next = step(pod, c, r, now);
+      if (next != r) {
+        runs.put(c.getName(), next);
+        changed = true;
+      }
+    }
+    sp.runs = runs;
+    if (runs.values().stream().allMatch(SimPod.Run::finished)) {
+      sp.cancelTimer();
+      sp.finishedAt = now;
+      sp.exitCode = 0;
+      sp.state = SimPod.State.TERMINATED;
+      return true;
+    }
+    armTimer(sp, key, now);
+    return changed;
+  }
+
+  /** One container's next state at {@code now} (the same object when nothing is due). */
+  private SimPod.Run step(Pod pod, Container c, SimPod.Run r, Instant now) {
+    if (r.running() && r.exitAt() != null && !now.isBefore(r.exitAt())) {
+      SimPod.Run exited = r.exited(r.exitAt(), r.exitCode());
+      if (!restarts(pod, r.exitCode())) {
+        return exited;
+      }
+      events.backOff(pod, c);
+      return step(pod, c, exited.restartAt(r.exitAt().plus(backOff(r.restartCount()))), now);
+    }
+    if (r.waitingToRestart() && !now.isBefore(r.restartAt())) {
+      Optional<ContainerRun> end = runOf(pod, c);
+      Instant start = r.restartAt();
+      events.started(pod, c, false);
+      SimPod.Run again =
+          r.restarted(
+              start,
+              end.map(e -> start.plus(e.after())).orElse(null),
+              end.map(ContainerRun::exitCode).orElse(0));
+      return step(pod, c, again, now);
+    }
+    return r;
+  }
+
+  /** Upstream's restart decision for a container that exited with {@code code}. */
+  private static boolean restarts(Pod pod, int code) {
+    String policy = pod.getSpec().getRestartPolicy();
+    return switch (policy == null ? "Always" : policy) {
+      case "Never" -> false;
+      case "OnFailure" -> code != 0;
+      default -> true;
+    };
+  }
+
+  /** The back-off before restart number {@code restarts + 1}: 10 s doubled, at most 5 min. */
+  static Duration backOff(int restarts) {
+    Duration d = INITIAL_BACK_OFF;
+    for (int i = 0; i < restarts && d.compareTo(MAX_BACK_OFF) < 0; i++) {
+      d = d.multipliedBy(2);
+    }
+    return d.compareTo(MAX_BACK_OFF) < 0 ? d : MAX_BACK_OFF;
+  }
+
+  private void armTimer(SimPod sp, String key, Instant now) {
+    Instant due = null;
+    for (SimPod.Run r : sp.runs.values()) {
+      Instant t = r.running() ? r.exitAt() : r.restartAt();
+      if (t != null && (due == null || t.isBefore(due))) {
+        due = t;
+      }
     }
     sp.cancelTimer();
-    sp.timer =
-        ctx.clock()
-            .schedule(
-                run,
-                () -> {
-                  sp.completionDue = true;
-                  enqueueAfter.accept(key, Duration.ZERO);
-                });
+    if (due != null) {
+      sp.timer =
+          ctx.clock()
+              .schedule(Duration.between(now, due), () -> enqueueAfter.accept(key, Duration.ZERO));
+    }
   }
 
   /** The container's environment as its process would see it, CDI edits applied last. */
@@ -264,6 +391,16 @@ final class PodLifecycle {
         sp.exitCode = exit.compareTo(Duration.ofSeconds(grace)) <= 0 ? 0 : 137;
         sp.killAt = now.plus(wait);
         sp.cancelTimer();
+        for (Container c : pod.getSpec().getContainers()) {
+          if (sp.runs.get(c.getName()).running()) {
+            events.killing(pod, c, false);
+          }
+        }
+        for (Container c : initContainers(pod)) {
+          if (sidecar(c)) {
+            events.killing(pod, c, true);
+          }
+        }
         if (!wait.isZero()) {
           sp.timer = ctx.clock().schedule(wait, () -> enqueueAfter.accept(key, Duration.ZERO));
           return false;
@@ -275,8 +412,8 @@ final class PodLifecycle {
       // Claims are released before the terminal status: an API server may remove a
       // terminating pod as soon as it is terminal, and nothing may outlive that unprepared.
       unprepareOnce(ctx, pod, sp);
-      finish(sp, sp.exitCode, sp.exitCode == 0 ? "Completed" : "Error");
-      writeStatus(pod, sp);
+      stopAll(sp, sp.killAt, sp.exitCode);
+      statuses.write(pod, sp);
     }
     sp.state = SimPod.State.TERMINATED;
     unprepareOnce(ctx, pod, sp);
@@ -294,6 +431,23 @@ final class PodLifecycle {
       }
     }
     return false;
+  }
+
+  /** Every container still running (or waiting to restart) is stopped at {@code at}. */
+  private void stopAll(SimPod sp, Instant at, int code) {
+    Map<String, SimPod.Run> runs = new LinkedHashMap<>();
+    sp.runs.forEach((name, r) -> {
+      if (r.running()) {
+        runs.put(name, r.exited(at, code));
+      } else if (r.waitingToRestart()) {
+        runs.put(name, r.restartAt(null));
+      } else {
+        runs.put(name, r);
+      }
+    });
+    sp.runs = runs;
+    sp.finishedAt = at;
+    sp.state = SimPod.State.TERMINATED;
   }
 
   /** The pod object is gone; release its claims. Returns false to retry. */
@@ -340,229 +494,20 @@ final class PodLifecycle {
     sp.unprepared = true;
   }
 
-  private void finish(SimPod sp, int exitCode, String reason) {
-    sp.cancelTimer();
-    sp.exitCode = exitCode;
-    sp.finishedAt = ctx.clock().now();
-    sp.state = SimPod.State.TERMINATED;
-    sp.completionDue = false;
-  }
-
-  // ---- status
-
-  private void writeStatus(Pod pod, SimPod sp) {
-    String now = ts(ctx.clock().now());
-    boolean running = sp.state == SimPod.State.RUNNING;
-    List<ContainerStatus> statuses = new ArrayList<>();
-    for (Container c : pod.getSpec().getContainers()) {
-      SimPod.Container run = sp.containers.get(c.getName());
-      var b =
-          new ContainerStatusBuilder()
-              .withName(c.getName())
-              .withImage(c.getImage())
-              .withImageID(c.getImage())
-              .withContainerID("jdra-sim://" + sp.uid + "-" + c.getName())
-              .withReady(running)
-              .withStarted(running)
-              .withRestartCount(0)
-              .withAllocatedResourcesStatus(manager.allocatedResourcesStatus(pod, c));
-      if (running) {
-        b.withNewState()
-            .withNewRunning()
-            .withStartedAt(ts(run.startedAt()))
-            .endRunning()
-            .endState();
-      } else {
-        b.withNewState()
-            .withNewTerminated()
-            .withExitCode(sp.exitCode)
-            .withReason(sp.exitCode == 0 ? "Completed" : "Error")
-            .withStartedAt(ts(run.startedAt()))
-            .withFinishedAt(ts(sp.finishedAt))
-            .withContainerID("jdra-sim://" + sp.uid + "-" + c.getName())
-            .endTerminated()
-            .endState();
-      }
-      statuses.add(b.build());
-    }
-    String phase = running ? "Running" : sp.exitCode == 0 ? "Succeeded" : "Failed";
-    List<PodCondition> conditions = new ArrayList<>(otherConditions(pod));
-    String ready = running ? "True" : "False";
-    conditions.add(cond("PodReadyToStartContainers", running ? "True" : "False", null, now));
-    conditions.add(cond("Initialized", "True", running ? null : "PodCompleted", now));
-    conditions.add(cond("Ready", ready, running ? null : "PodCompleted", now));
-    conditions.add(cond("ContainersReady", ready, running ? null : "PodCompleted", now));
-    Map<String, Object> status = new LinkedHashMap<>();
-    status.put("phase", phase);
-    status.put("conditions", conditions);
-    status.put("hostIP", hostIp());
-    status.put("hostIPs", List.of(Map.of("ip", hostIp())));
-    status.put("podIP", sp.podIp);
-    status.put("podIPs", List.of(Map.of("ip", sp.podIp)));
-    status.put("startTime", ts(sp.startedAt));
-    status.put("containerStatuses", statuses);
-    if (!initContainers(pod).isEmpty()) {
-      status.put("initContainerStatuses", initStatuses(pod, sp, running));
-    }
-    patchStatus(pod, status);
-  }
-
-  /**
-   * Init containers that ran to completion are terminated with reason Completed, started and
-   * finished when the pod's containers started; sidecars run (and end) with the pod.
-   */
-  private List<ContainerStatus> initStatuses(Pod pod, SimPod sp, boolean running) {
-    List<ContainerStatus> statuses = new ArrayList<>();
-    for (Container c : initContainers(pod)) {
-      SimPod.Container run = sp.containers.get(c.getName());
-      boolean up = sidecar(c) && running;
-      String id = "jdra-sim://" + sp.uid + "-" + c.getName();
-      var b =
-          new ContainerStatusBuilder()
-              .withName(c.getName())
-              .withImage(c.getImage())
-              .withImageID(c.getImage())
-              .withContainerID(id)
-              .withReady(up)
-              .withStarted(up)
-              .withRestartCount(0)
-              .withAllocatedResourcesStatus(manager.allocatedResourcesStatus(pod, c));
-      if (up) {
-        b.withNewState()
-            .withNewRunning()
-            .withStartedAt(ts(run.startedAt()))
-            .endRunning()
-            .endState();
-      } else {
-        boolean completed = !sidecar(c) || sp.exitCode == 0;
-        b.withNewState()
-            .withNewTerminated()
-            .withExitCode(completed ? 0 : sp.exitCode)
-            .withReason(completed ? "Completed" : "Error")
-            .withStartedAt(ts(run.startedAt()))
-            .withFinishedAt(ts(sidecar(c) ? sp.finishedAt : run.startedAt()))
-            .withContainerID(id)
-            .endTerminated()
-            .endState();
-      }
-      statuses.add(b.build());
-    }
-    return statuses;
-  }
-
-  private void writeWaiting(Pod pod, String container, String reason, String message) {
-    List<ContainerStatus> statuses = new ArrayList<>();
-    for (Container c : pod.getSpec().getContainers()) {
-      var b =
-          new ContainerStatusBuilder()
-              .withName(c.getName())
-              .withImage(c.getImage())
-              .withImageID("")
-              .withReady(false)
-              .withStarted(false)
-              .withRestartCount(0);
-      if (c.getName().equals(container)) {
-        b.withNewState()
-            .withNewWaiting()
-            .withReason(reason)
-            .withMessage(message)
-            .endWaiting()
-            .endState();
-      } else {
-        b.withNewState().withNewWaiting().withReason("ContainerCreating").endWaiting().endState();
-      }
-      statuses.add(b.build());
-    }
-    Map<String, Object> status = new LinkedHashMap<>();
-    status.put("phase", "Pending");
-    status.put("containerStatuses", statuses);
-    patchStatus(pod, status);
-  }
-
-  private String hostIp() {
-    return nodeIp;
-  }
-
-  private void patchStatus(Pod pod, Map<String, Object> status) {
-    String body = client.getKubernetesSerialization().asJson(Map.of("status", status));
-    client
-        .pods()
-        .inNamespace(pod.getMetadata().getNamespace())
-        .withName(pod.getMetadata().getName())
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), body);
-  }
-
-  private static List<PodCondition> otherConditions(Pod pod) {
-    List<PodCondition> out = new ArrayList<>();
-    if (pod.getStatus() != null && pod.getStatus().getConditions() != null) {
-      for (PodCondition c : pod.getStatus().getConditions()) {
-        if (!List.of("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady")
-            .contains(c.getType())) {
-          out.add(c);
-        }
-      }
-    }
-    return out;
-  }
-
-  private static PodCondition cond(String type, String status, String reason, String now) {
-    return new PodConditionBuilder()
-        .withType(type)
-        .withStatus(status)
-        .withReason(reason)
-        .withLastTransitionTime(now)
-        .build();
-  }
-
-  private void event(Pod pod, String type, String reason, String note) {
-    Instant now = ctx.clock().now();
-    try {
-      client
-          .events()
-          .v1()
-          .events()
-          .inNamespace(pod.getMetadata().getNamespace())
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(
-                      pod.getMetadata().getName()
-                          + "."
-                          + UUID.randomUUID().toString().substring(0, 8))
-                  .withNamespace(pod.getMetadata().getNamespace())
-                  .endMetadata()
-                  .withEventTime(new io.fabric8.kubernetes.api.model.MicroTime(ts(now)))
-                  .withType(type)
-                  .withReason(reason)
-                  .withAction("Sync")
-                  .withNote(note.length() > 1024 ? note.substring(0, 1024) : note)
-                  .withReportingController("kubelet")
-                  .withReportingInstance(pod.getSpec().getNodeName())
-                  .withNewRegarding()
-                  .withApiVersion("v1")
-                  .withKind("Pod")
-                  .withNamespace(pod.getMetadata().getNamespace())
-                  .withName(pod.getMetadata().getName())
-                  .withUid(pod.getMetadata().getUid())
-                  .endRegarding()
-                  .build())
-          .create();
-    } catch (KubernetesClientException e) {
-      ctx.logger().v(3).info("Writing event failed", "reason", reason, "err", e.getMessage());
-    }
-  }
-
   private Duration terminationDelay(Pod pod) {
     String d = annotation(pod, TERMINATION_DELAY_ANNOTATION);
     try {
       return d == null ? Duration.ZERO : GoDuration.parse(d);
     } catch (IllegalArgumentException e) {
-      event(
+      recorder.eventf(
           pod,
-          "Warning",
+          null,
+          EventRecorder.WARNING,
           "InvalidAnnotation",
-          TERMINATION_DELAY_ANNOTATION + ": " + e.getMessage());
+          "Sync",
+          "%s: %s",
+          TERMINATION_DELAY_ANNOTATION,
+          e.getMessage());
       return Duration.ZERO;
     }
   }
@@ -570,10 +515,6 @@ final class PodLifecycle {
   private static String annotation(Pod pod, String name) {
     var a = pod.getMetadata().getAnnotations();
     return a == null ? null : a.get(name);
-  }
-
-  private static String ts(Instant t) {
-    return t == null ? null : t.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
   private static String nullToEmpty(String s) {

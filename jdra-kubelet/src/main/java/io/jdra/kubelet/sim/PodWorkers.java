@@ -9,6 +9,7 @@ import io.jdra.kubelet.dra.Manager;
 import io.jdra.kubelet.dra.PrepareException;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.logging.Klog;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import java.time.Duration;
 import java.util.HashSet;
@@ -27,9 +28,10 @@ import java.util.concurrent.Semaphore;
  * <ul>
  *   <li>new pod: prepare its claims through the DRA manager, resolve each container's CDI devices
  *       against the CDI specs, "start" the containers, report Running;
- *   <li>run-to-completion pod ({@code restartPolicy} Never or OnFailure) with the annotation
- *       {@value PodLifecycle#RUN_DURATION_ANNOTATION}: containers exit 0 after that duration, the
- *       pod Succeeds and its claims are unprepared;
+ *   <li>containers whose command lines end ({@link ContainerRun}) exit, are restarted after a
+ *       back-off as {@code restartPolicy} says, and once none runs the pod is Succeeded or Failed
+ *       and its claims are unprepared (the annotation {@value PodLifecycle#RUN_DURATION_ANNOTATION}
+ *       sets the run time of Never and OnFailure pods);
  *   <li>pod being deleted: containers stop after the annotation {@value
  *       PodLifecycle#TERMINATION_DELAY_ANNOTATION} (default 0: they handle SIGTERM at once) or are
  *       killed when the grace period ends, then claims are unprepared, then the pod is deleted for
@@ -56,13 +58,14 @@ public final class PodWorkers {
       CdiRegistry cdi,
       PodIps ips,
       String nodeIp,
+      EventRecorder recorder,
       RateLimitingQueue<String> queue) {
     this.ctx = ctx.withValues("node", nodeName);
     this.client = client;
     this.nodeName = nodeName;
     this.queue = queue;
     this.lifecycle =
-        new PodLifecycle(this.ctx, client, manager, cdi, ips, nodeIp, this::enqueueLater);
+        new PodLifecycle(this.ctx, client, manager, cdi, ips, nodeIp, recorder, this::enqueueLater);
   }
 
   /**

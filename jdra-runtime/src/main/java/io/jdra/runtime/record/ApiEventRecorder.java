@@ -45,6 +45,7 @@ final class ApiEventRecorder implements EventRecorder {
   private final Map<Key, Event> cache = new HashMap<>();
   private final Set<Clock.Timer> timers = new HashSet<>();
   private final AtomicLong dropped = new AtomicLong();
+  private final AtomicLong lastNanos = new AtomicLong();
   private final Thread worker;
   private volatile boolean closed;
 
@@ -76,6 +77,35 @@ final class ApiEventRecorder implements EventRecorder {
       String action,
       String noteFormat,
       Object... args) {
+    offer(
+        reference(regarding),
+        related == null ? null : reference(related),
+        type,
+        reason,
+        action,
+        noteFormat,
+        args);
+  }
+
+  @Override
+  public void eventf(
+      ObjectReference regarding,
+      String type,
+      String reason,
+      String action,
+      String noteFormat,
+      Object... args) {
+    offer(regarding, null, type, reason, action, noteFormat, args);
+  }
+
+  private void offer(
+      ObjectReference regarding,
+      ObjectReference related,
+      String type,
+      String reason,
+      String action,
+      String noteFormat,
+      Object... args) {
     if (!NORMAL.equals(type) && !WARNING.equals(type)) {
       log.info("Unsupported event type, event dropped", "type", type, "reason", reason);
       return;
@@ -84,7 +114,12 @@ final class ApiEventRecorder implements EventRecorder {
     Event ev = build(regarding, related, type, reason, action, note);
     if (closed || !buffer.offer(() -> record(ev))) {
       dropped.incrementAndGet();
-      log.info("Event dropped", "object", Klog.kobj(regarding), "reason", reason);
+      log.info(
+          "Event dropped",
+          "object",
+          Klog.kref(regarding.getNamespace(), regarding.getName()),
+          "reason",
+          reason);
     }
   }
 
@@ -94,24 +129,24 @@ final class ApiEventRecorder implements EventRecorder {
   }
 
   private Event build(
-      HasMetadata regarding,
-      HasMetadata related,
+      ObjectReference regarding,
+      ObjectReference related,
       String type,
       String reason,
       String action,
       String note) {
     Instant now = clock.now();
-    String ns = regarding.getMetadata().getNamespace();
-    String name = regarding.getMetadata().getName();
-    long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    String ns = regarding.getNamespace();
+    String name = regarding.getName();
+    long nanos = uniqueNanos(now.getEpochSecond() * 1_000_000_000L + now.getNano());
     return new EventBuilder()
         .withNewMetadata()
         .withName(name + "." + Long.toHexString(nanos))
         .withNamespace(ns == null || ns.isEmpty() ? "default" : ns)
         .endMetadata()
         .withEventTime(microTime(now))
-        .withRegarding(reference(regarding))
-        .withRelated(related == null ? null : reference(related))
+        .withRegarding(regarding)
+        .withRelated(related)
         .withType(type)
         .withReason(reason)
         .withAction(action)
@@ -119,6 +154,14 @@ final class ApiEventRecorder implements EventRecorder {
         .withReportingController(options.reportingController())
         .withReportingInstance(options.reportingInstance())
         .build();
+  }
+
+  /**
+   * Upstream names an event {@code <object>.<unix nanos in hex>}; two events recorded at the same
+   * instant (a coarse or fake clock) would collide, so the nanos only ever grow here.
+   */
+  private long uniqueNanos(long nanos) {
+    return lastNanos.accumulateAndGet(nanos, (last, n) -> n > last ? n : last + 1);
   }
 
   static ObjectReference reference(HasMetadata obj) {

@@ -1,6 +1,7 @@
 package io.jdra.runtime.record;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.runtime.Ctx;
 
@@ -36,6 +37,19 @@ public interface EventRecorder extends AutoCloseable {
   void eventf(
       HasMetadata regarding,
       HasMetadata related,
+      String type,
+      String reason,
+      String action,
+      String noteFormat,
+      Object... args);
+
+  /**
+   * Records an event about part of an object, named by a reference with a {@code fieldPath} (the
+   * kubelet's container events regard {@code spec.containers{NAME}} of their pod), as upstream's
+   * recorders accept an ObjectReference for the object.
+   */
+  void eventf(
+      ObjectReference regarding,
       String type,
       String reason,
       String action,

@@ -1,6 +1,7 @@
 package io.jdra.runtime.record;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.jdra.runtime.logging.Klog;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,28 @@ public final class FakeEventRecorder implements EventRecorder {
         new Recorded(
             Klog.kobj(regarding).toString(),
             related == null ? null : Klog.kobj(related).toString(),
+            type,
+            reason,
+            action,
+            args.length == 0 ? noteFormat : String.format(noteFormat, args)));
+  }
+
+  /** Recorded with {@code regarding} as {@code namespace/name} (the field path is not kept). */
+  @Override
+  public synchronized void eventf(
+      ObjectReference regarding,
+      String type,
+      String reason,
+      String action,
+      String noteFormat,
+      Object... args) {
+    if (closed) {
+      return;
+    }
+    events.add(
+        new Recorded(
+            Klog.kref(regarding.getNamespace(), regarding.getName()).toString(),
+            null,
             type,
             reason,
             action,
