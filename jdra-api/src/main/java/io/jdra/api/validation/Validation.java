@@ -77,14 +77,24 @@ public final class Validation {
         new ArrayList<>(
             MetaValidation.validateObjectMetaUpdate(
                 claim.getMetadata(), old.getMetadata(), METADATA));
+    errs.addAll(validateResourceClaimStatusChange(claim, old));
+    return errs;
+  }
+
+  /**
+   * The status rules of {@link #validateResourceClaimStatusUpdate} without the metadata rules: for
+   * a caller that knows the metadata is the stored one (an API server that reset it for a {@code
+   * /status} write), where the metadata rules cannot fail. Reads only the claim's spec, status and
+   * {@code metadata.deletionTimestamp}.
+   */
+  public static List<FieldError> validateResourceClaimStatusChange(
+      ResourceClaim claim, ResourceClaim old) {
     boolean deleted =
         claim.getMetadata() != null && claim.getMetadata().getDeletionTimestamp() != null;
     RequestNames names =
         RequestNames.of(claim.getSpec() == null ? null : claim.getSpec().getDevices());
-    errs.addAll(
-        ClaimStatusValidation.statusUpdate(
-            claim.getStatus(), old.getStatus(), deleted, names, STATUS));
-    return errs;
+    return ClaimStatusValidation.statusUpdate(
+        claim.getStatus(), old.getStatus(), deleted, names, STATUS);
   }
 
   // ---- ResourceClaimTemplate ----

@@ -72,6 +72,18 @@ public final class DraAdmission implements Admission {
   }
 
   private List<FieldError> claim(Request r, boolean create, boolean status) {
+    if (!create) {
+      List<FieldError> unchanged =
+          status ? ClaimRatcheting.statusWrite(r, gates) : ClaimRatcheting.metadataWrite(r);
+      if (unchanged != null) {
+        return unchanged;
+      }
+    }
+    return claimDecoded(r, create, status);
+  }
+
+  /** Admission of a claim write on the whole decoded claim: what every write could need. */
+  List<FieldError> claimDecoded(Request r, boolean create, boolean status) {
     ResourceClaim c = read(r.object(), ResourceClaim.class);
     List<FieldError> errs = new ArrayList<>();
     if (create) {
@@ -175,7 +187,7 @@ public final class DraAdmission implements Admission {
     return o.getMetadata() == null ? "" : o.getMetadata().getNamespace();
   }
 
-  private static <T> T read(ObjectNode node, Class<T> type) {
+  static <T> T read(ObjectNode node, Class<T> type) {
     try {
       return Json.MAPPER.treeToValue(node, type);
     } catch (JacksonException e) {
@@ -188,7 +200,7 @@ public final class DraAdmission implements Admission {
     }
   }
 
-  private static void writeField(ObjectNode target, String field, Object value) {
+  static void writeField(ObjectNode target, String field, Object value) {
     if (value == null) {
       target.remove(field);
     } else {

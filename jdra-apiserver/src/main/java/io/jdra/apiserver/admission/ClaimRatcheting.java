@@ -1,0 +1,150 @@
+package io.jdra.apiserver.admission;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
+import io.jdra.api.features.FeatureGates;
+import io.jdra.api.strategy.AdminAccessCheck;
+import io.jdra.api.strategy.ResourceClaimStrategy;
+import io.jdra.api.validation.FieldError;
+import io.jdra.api.validation.Validation;
+import io.jdra.apiserver.admission.Admission.Request;
+import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Admission of the two claim updates every scheduled pod causes, decoding only the part of the
+ * claim the write changes (as upstream's validation ratchets fields that did not change): the
+ * scheduler's finalizer Update changes only metadata, its UpdateStatus only the status. Each method
+ * returns null when its precondition does not hold; {@link DraAdmission} then admits the whole
+ * decoded claim. The results (errors and the admitted tree) are those of the whole-claim path,
+ * which {@code ClaimRatchetingTest} checks case by case, with one difference: a status write leaves
+ * the stored metadata as stored, where the whole-claim path re-encodes it (and so drops an empty
+ * list or map a create may have stored, as upstream never stores one).
+ */
+final class ClaimRatcheting {
+  private ClaimRatcheting() {}
+
+  /**
+   * A main-resource update whose spec and status are the stored ones. Defaulting and the strategy
+   * cannot change them: the stored spec is defaulted, the status is the stored one (the registry
+   * keeps it), and disabled fields are dropped only when the stored claim did not use them.
+   * Validation then checks the metadata only (the spec is immutable and equal), so only the
+   * metadata is decoded, validated and written back.
+   */
+  static List<FieldError> metadataWrite(Request r) {
+    ObjectNode obj = r.object();
+    ObjectNode old = r.oldObject();
+    if (old == null
+        || !Json.sameValue(obj.get("spec"), old.get("spec"))
+        || !Json.sameValue(obj.get("status"), old.get("status"))) {
+      return null;
+    }
+    ResourceClaim claim = new ResourceClaim();
+    claim.setMetadata(read(obj.get("metadata"), ObjectMeta.class));
+    ResourceClaim stored = new ResourceClaim();
+    stored.setMetadata(read(old.get("metadata"), ObjectMeta.class));
+    List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
+    keepStored(obj, old, "spec");
+    keepStored(obj, old, "status");
+    DraAdmission.writeField(obj, "metadata", claim.getMetadata());
+    return errs;
+  }
+
+  /**
+   * A {@code /status} write whose spec and metadata (but its resourceVersion) are the stored ones,
+   * as the registry makes them for every status write. The metadata rules of status validation
+   * cannot fail on the stored metadata, so only the spec (which the status is checked against) and
+   * both statuses are decoded, and only the status is written back.
+   */
+  static List<FieldError> statusWrite(Request r, FeatureGates gates) {
+    ObjectNode obj = r.object();
+    ObjectNode old = r.oldObject();
+    if (old == null
+        || !Json.sameValue(obj.get("spec"), old.get("spec"))
+        || !sameExcept(obj.get("metadata"), old.get("metadata"), "resourceVersion")) {
+      return null;
+    }
+    ResourceClaimSpec spec = read(old.get("spec"), ResourceClaimSpec.class);
+    ResourceClaim claim = claim(old, spec, read(obj.get("status"), ResourceClaimStatus.class));
+    ResourceClaim stored = claim(old, spec, read(old.get("status"), ResourceClaimStatus.class));
+    claim = ResourceClaimStrategy.prepareForStatusUpdateInPlace(claim, stored, gates);
+    String ns = claim.getMetadata().getNamespace();
+    List<FieldError> errs =
+        new ArrayList<>(
+            AdminAccessCheck.resourceClaimStatusUpdate(
+                claim, stored, namespace -> r.namespaceLabels().apply(ns)));
+    errs.addAll(Validation.validateResourceClaimStatusChange(claim, stored));
+    keepStored(obj, old, "spec");
+    DraAdmission.writeField(obj, "status", claim.getStatus());
+    return errs;
+  }
+
+  /**
+   * A claim with the stored metadata that status admission reads (name, namespace, deletion
+   * timestamp), the given spec and status.
+   */
+  private static ResourceClaim claim(
+      ObjectNode stored, ResourceClaimSpec spec, ResourceClaimStatus status) {
+    ObjectMeta meta = new ObjectMeta();
+    meta.setName(Json.text(stored, "metadata.name"));
+    meta.setNamespace(Json.text(stored, "metadata.namespace"));
+    meta.setDeletionTimestamp(Json.text(stored, "metadata.deletionTimestamp"));
+    ResourceClaim c = new ResourceClaim();
+    c.setMetadata(meta);
+    c.setSpec(spec);
+    c.setStatus(status);
+    return c;
+  }
+
+  /**
+   * Replaces a field equal by value to the stored one with a copy of the stored one (the form the
+   * whole-claim path writes back), unless it already is identical.
+   */
+  private static void keepStored(ObjectNode obj, ObjectNode old, String field) {
+    JsonNode stored = old.get(field);
+    if (stored == null) {
+      obj.remove(field);
+    } else if (!stored.equals(obj.get(field))) {
+      obj.set(field, stored.deepCopy());
+    }
+  }
+
+  /** Whether two objects are equal by value apart from one field. */
+  static boolean sameExcept(JsonNode a, JsonNode b, String ignored) {
+    if (!(a instanceof ObjectNode x) || !(b instanceof ObjectNode y)) {
+      return Json.sameValue(a, b);
+    }
+    int compared = 0;
+    for (Map.Entry<String, JsonNode> e : x.properties()) {
+      if (e.getKey().equals(ignored)) {
+        continue;
+      }
+      compared++;
+      if (!Json.sameValue(e.getValue(), y.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return compared == y.size() - (y.has(ignored) ? 1 : 0);
+  }
+
+  private static <T> T read(JsonNode node, Class<T> type) {
+    if (node == null || node.isNull()) {
+      return null;
+    }
+    try {
+      return Json.MAPPER.treeToValue(node, type);
+    } catch (JacksonException e) {
+      throw ApiException.badRequest(
+          "ResourceClaim in version \"v1\" cannot be handled as a ResourceClaim: "
+              + e.getOriginalMessage());
+    }
+  }
+}

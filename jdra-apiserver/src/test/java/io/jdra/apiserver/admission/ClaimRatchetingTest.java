@@ -1,0 +1,291 @@
+package io.jdra.apiserver.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jdra.api.features.Feature;
+import io.jdra.api.features.FeatureGates;
+import io.jdra.api.validation.FieldError;
+import io.jdra.apiserver.meta.Json;
+import io.jdra.apiserver.registry.ResourceRegistry;
+import io.jdra.apiserver.registry.ResourceType;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The claim updates admitted on the changed part only ({@link ClaimRatcheting}) give the errors and
+ * the admitted tree of admission on the whole decoded claim, case by case.
+ */
+class ClaimRatchetingTest {
+  private static final ResourceType CLAIMS =
+      ResourceRegistry.builtIn().find("resource.k8s.io", "v1", "resourceclaims").orElseThrow();
+
+  private static final String ALLOCATION =
+      """
+      {"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1",
+       "device":"gpu-0"}]},
+       "nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name",
+       "operator":"In","values":["node-1"]}]}]}}
+      """;
+
+  private static final String RESERVED = "[{\"resource\":\"pods\",\"name\":\"p\",\"uid\":\"u1\"}]";
+
+  record Case(
+      String name,
+      boolean status,
+      FeatureGates gates,
+      Consumer<ObjectNode> stored,
+      Consumer<ObjectNode> write,
+      boolean ratcheted) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Arguments> cases() {
+    FeatureGates on = FeatureGates.defaults();
+    FeatureGates noDeviceStatus = on.with(Feature.DRA_RESOURCE_CLAIM_DEVICE_STATUS, false);
+    Consumer<ObjectNode> plain = c -> {};
+    Consumer<ObjectNode> allocated =
+        c -> {
+          c.set("status", Json.object());
+          ((ObjectNode) c.get("status")).set("allocation", tree(ALLOCATION));
+        };
+    Consumer<ObjectNode> deleting =
+        c -> {
+          meta(c).put("deletionTimestamp", "2026-11-26T10:00:00Z");
+          finalizer(c, "x.io/keep");
+        };
+    return Stream.of(
+            new Case("finalizer added", false, on, plain, c -> finalizer(c, "x.io/f"), true),
+            new Case("bad finalizer", false, on, plain, c -> finalizer(c, "not a name"), true),
+            new Case(
+                "bad label",
+                false,
+                on,
+                plain,
+                c -> meta(c).putObject("labels").put("a", "-"),
+                true),
+            new Case("uid changed", false, on, plain, c -> meta(c).put("uid", "other"), true),
+            new Case(
+                "finalizer while deleting", false, on, deleting, c -> finalizer(c, "x.io/f"), true),
+            new Case(
+                "finalizer on allocated", false, on, allocated, c -> finalizer(c, "a.io/b"), true),
+            new Case("spec changed", false, on, plain, c -> request(c).put("name", "other"), false),
+            new Case(
+                "allocated and reserved", true, on, plain, ClaimRatchetingTest::allocate, true),
+            new Case(
+                "unknown request",
+                true,
+                on,
+                plain,
+                c -> {
+                  allocate(c);
+                  result(c).put("request", "nope");
+                },
+                true),
+            new Case(
+                "reserved without allocation",
+                true,
+                on,
+                plain,
+                c -> status(c).set("reservedFor", node(RESERVED)),
+                true),
+            new Case(
+                "allocation changed",
+                true,
+                on,
+                allocated,
+                c -> result(c).put("device", "gpu-1"),
+                true),
+            new Case(
+                "device status",
+                true,
+                on,
+                plain,
+                c -> {
+                  allocate(c);
+                  status(c).set("devices", node(deviceStatus("gpu-0")));
+                },
+                true),
+            new Case(
+                "device status of a device not allocated",
+                true,
+                on,
+                plain,
+                c -> {
+                  allocate(c);
+                  status(c).set("devices", node(deviceStatus("gpu-9")));
+                },
+                true),
+            new Case(
+                "device status with the gate off",
+                true,
+                noDeviceStatus,
+                plain,
+                c -> {
+                  allocate(c);
+                  status(c).set("devices", node(deviceStatus("gpu-0")));
+                },
+                true),
+            new Case(
+                "reserved while deleting",
+                true,
+                on,
+                c -> {
+                  allocated.accept(c);
+                  deleting.accept(c);
+                },
+                c -> status(c).set("reservedFor", node(RESERVED)),
+                true),
+            new Case(
+                "admin access without the namespace label",
+                true,
+                on,
+                c -> Json.child(request(c), "exactly").put("adminAccess", true),
+                c -> {
+                  allocate(c);
+                  result(c).put("adminAccess", true);
+                },
+                true),
+            new Case(
+                "deallocated with device status left",
+                true,
+                on,
+                c -> {
+                  allocated.accept(c);
+                  status(c).set("devices", node(deviceStatus("gpu-0")));
+                },
+                c -> status(c).remove("allocation"),
+                true),
+            new Case(
+                "metadata changed with the status",
+                true,
+                on,
+                plain,
+                c -> {
+                  allocate(c);
+                  finalizer(c, "x.io/f");
+                },
+                false))
+        .map(Arguments::of);
+  }
+
+  @ParameterizedTest
+  @MethodSource("cases")
+  void sameAsWholeClaim(Case c) {
+    DraAdmission dra = new DraAdmission(c.gates(), Clock.systemUTC());
+    ObjectNode stored = stored(dra, c.stored());
+    ObjectNode written = stored.deepCopy();
+    c.write().accept(written);
+    if (c.status() && c.ratcheted()) {
+      // as the registry prepares a /status write: the stored object with the new status
+      ObjectNode s = stored.deepCopy();
+      s.set("status", written.get("status").deepCopy());
+      written = s;
+    }
+
+    ObjectNode fast = written.deepCopy();
+    ObjectNode old = stored.deepCopy();
+    Admission.Request ratchetRequest = request(c, fast, old);
+    List<FieldError> fastErrors =
+        c.status()
+            ? ClaimRatcheting.statusWrite(ratchetRequest, c.gates())
+            : ClaimRatcheting.metadataWrite(ratchetRequest);
+    if (!c.ratcheted()) {
+      assertThat(fastErrors).isNull();
+      return;
+    }
+    ObjectNode whole = written.deepCopy();
+    List<FieldError> wholeErrors =
+        dra.claimDecoded(request(c, whole, stored.deepCopy()), false, c.status());
+
+    assertThat(fastErrors).isEqualTo(wholeErrors);
+    assertThat(fast).isEqualTo(whole);
+    assertThat(old).isEqualTo(stored);
+  }
+
+  private static Admission.Request request(Case c, ObjectNode obj, ObjectNode old) {
+    return new Admission.Request(
+        Admission.Operation.UPDATE, CLAIMS, c.status() ? "status" : "", obj, old, ns -> Map.of());
+  }
+
+  /** A claim as the API server stores it: created through admission, then stamped. */
+  private static ObjectNode stored(DraAdmission dra, Consumer<ObjectNode> change) {
+    ObjectNode claim =
+        tree(
+            """
+            {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+             "metadata":{"name":"c","namespace":"ns","annotations":{"a.io/b":"c"}},
+             "spec":{"devices":{"requests":[{"name":"gpu",
+               "exactly":{"deviceClassName":"gpu.example.com"}}]}}}
+            """);
+    List<FieldError> errs =
+        dra.claimDecoded(
+            new Admission.Request(
+                Admission.Operation.CREATE, CLAIMS, "", claim, null, ns -> Map.of()),
+            true,
+            false);
+    assertThat(errs).isEmpty();
+    ObjectNode m = meta(claim);
+    m.put("uid", "u-claim");
+    m.put("resourceVersion", "7");
+    m.put("creationTimestamp", "2026-11-26T09:00:00Z");
+    m.putArray("managedFields")
+        .addObject()
+        .put("manager", "m")
+        .put("operation", "Update")
+        .put("apiVersion", "resource.k8s.io/v1")
+        .put("time", "2026-11-26T09:00:00Z")
+        .put("fieldsType", "FieldsV1")
+        .putObject("fieldsV1")
+        .putObject("f:spec");
+    change.accept(claim);
+    return claim;
+  }
+
+  private static void allocate(ObjectNode c) {
+    status(c).set("allocation", tree(ALLOCATION));
+    status(c).set("reservedFor", node(RESERVED));
+  }
+
+  private static String deviceStatus(String device) {
+    return "[{\"driver\":\"gpu.example.com\",\"pool\":\"node-1\",\"device\":\"" + device + "\"}]";
+  }
+
+  private static ObjectNode meta(ObjectNode c) {
+    return Json.child(c, "metadata");
+  }
+
+  private static ObjectNode status(ObjectNode c) {
+    return Json.child(c, "status");
+  }
+
+  private static ObjectNode request(ObjectNode c) {
+    return (ObjectNode) c.at("/spec/devices/requests/0");
+  }
+
+  private static ObjectNode result(ObjectNode c) {
+    return (ObjectNode) c.at("/status/allocation/devices/results/0");
+  }
+
+  private static void finalizer(ObjectNode c, String f) {
+    meta(c).withArray("finalizers").add(f);
+  }
+
+  private static ObjectNode tree(String json) {
+    return (ObjectNode) node(json);
+  }
+
+  private static JsonNode node(String json) {
+    return Json.MAPPER.readTree(json);
+  }
+}
