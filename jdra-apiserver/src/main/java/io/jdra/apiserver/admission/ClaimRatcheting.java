@@ -47,15 +47,41 @@ final class ClaimRatcheting {
         || !Json.sameValue(obj.get("status"), old.get("status"))) {
       return null;
     }
+    JsonNode managed = Json.at(obj, "metadata.managedFields");
+    // The managed fields are most of a claim's metadata; the stored ones are the server's own, so
+    // when the write carries them unchanged they are neither decoded, checked nor re-encoded.
+    boolean storedManaged = Json.sameValue(managed, Json.at(old, "metadata.managedFields"));
     ResourceClaim claim = new ResourceClaim();
-    claim.setMetadata(read(obj.get("metadata"), ObjectMeta.class));
+    claim.setMetadata(
+        read(
+            storedManaged ? without(obj.get("metadata"), MANAGED) : obj.get("metadata"),
+            ObjectMeta.class));
     ResourceClaim stored = new ResourceClaim();
-    stored.setMetadata(read(old.get("metadata"), ObjectMeta.class));
+    stored.setMetadata(read(without(old.get("metadata"), MANAGED), ObjectMeta.class));
     List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
     keepStored(obj, old, "spec");
     keepStored(obj, old, "status");
     DraAdmission.writeField(obj, "metadata", claim.getMetadata());
+    if (storedManaged && managed != null && obj.get("metadata") instanceof ObjectNode m) {
+      m.set(MANAGED, managed);
+    }
     return errs;
+  }
+
+  private static final String MANAGED = "managedFields";
+
+  /** A shallow copy of an object without one field (the original when it lacks the field). */
+  private static JsonNode without(JsonNode node, String field) {
+    if (!(node instanceof ObjectNode o) || !o.has(field)) {
+      return node;
+    }
+    ObjectNode copy = Json.object();
+    for (Map.Entry<String, JsonNode> e : o.properties()) {
+      if (!e.getKey().equals(field)) {
+        copy.set(e.getKey(), e.getValue());
+      }
+    }
+    return copy;
   }
 
   /**

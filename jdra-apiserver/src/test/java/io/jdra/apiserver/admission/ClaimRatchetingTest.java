@@ -76,6 +76,23 @@ class ClaimRatchetingTest {
                 true),
             new Case("uid changed", false, on, plain, c -> meta(c).put("uid", "other"), true),
             new Case(
+                "managed fields cleared",
+                false,
+                on,
+                plain,
+                c -> {
+                  meta(c).putArray("managedFields");
+                  finalizer(c, "x.io/f");
+                },
+                true),
+            new Case(
+                "managed fields invalid",
+                false,
+                on,
+                plain,
+                c -> ((ObjectNode) c.at("/metadata/managedFields/0")).put("operation", "Bogus"),
+                true),
+            new Case(
                 "finalizer while deleting", false, on, deleting, c -> finalizer(c, "x.io/f"), true),
             new Case(
                 "finalizer on allocated", false, on, allocated, c -> finalizer(c, "a.io/b"), true),
