@@ -20,15 +20,15 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
  * The scheduling loop (upstream {@code Scheduler.ScheduleOne}): pops a pod, runs the scheduling
  * cycle on this thread (snapshot, {@link SchedulingAlgorithm}, assume, Reserve) and hands the
- * binding cycle (PreBind, Bind) to a pool, so the next pod is scheduled while the API calls of the
- * previous one are in flight. Failures go back to the queue with the plugins that rejected the pod,
- * a {@code FailedScheduling} event and the pod's {@code PodScheduled=False} condition.
+ * binding cycle (PreBind, Bind) to a virtual thread of its own, so the next pod is scheduled while
+ * the API calls of the previous one are in flight. Failures go back to the queue with the plugins
+ * that rejected the pod, a {@code FailedScheduling} event and the pod's {@code PodScheduled=False}
+ * condition.
  *
  * <p>Created and wired by {@link SchedulerServer}; thread-safe where the pieces it uses are.
  */
@@ -59,8 +59,7 @@ public final class Scheduler {
       DraManager draManager,
       EventSink events,
       SchedulerMetrics metrics,
-      Function<String, Pod> currentPod,
-      int bindingWorkers) {
+      Function<String, Pod> currentPod) {
     this.ctx = ctx;
     this.client = client;
     this.framework = framework;
@@ -71,15 +70,12 @@ public final class Scheduler {
     this.events = events;
     this.metrics = metrics;
     this.currentPod = currentPod;
-    AtomicInteger n = new AtomicInteger();
+    // One virtual thread per binding cycle, as upstream runs a goroutine per cycle: a cycle that
+    // waits (PreBind's binding conditions, up to the binding timeout) holds no platform thread, so
+    // any number of waiting cycles cannot keep other pods from binding.
     this.binders =
-        Executors.newFixedThreadPool(
-            bindingWorkers,
-            r -> {
-              Thread t = new Thread(r, "scheduler-binding-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("scheduler-binding-", 0).factory());
     this.statusWriter =
         Executors.newSingleThreadExecutor(r -> {
           Thread t = new Thread(r, "scheduler-pod-status");

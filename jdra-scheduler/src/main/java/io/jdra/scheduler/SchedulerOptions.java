@@ -14,7 +14,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * @param percentageOfNodesToScore 0 for upstream's adaptive share (50% minus 1% per 125 nodes, at
  *     least 5%, at least 100 nodes), else 1..100
  * @param parallelism workers for Filter (upstream default 16)
- * @param bindingWorkers concurrent binding cycles (PreBind + Bind run off the scheduling thread)
  * @param registry where metrics are registered (a fresh registry per scheduler in tests)
  */
 public record SchedulerOptions(
@@ -23,16 +22,12 @@ public record SchedulerOptions(
     DynamicResourcesArgs dynamicResources,
     int percentageOfNodesToScore,
     int parallelism,
-    int bindingWorkers,
     PrometheusRegistry registry) {
 
   public static final String DEFAULT_SCHEDULER_NAME = "default-scheduler";
 
   /** Upstream {@code DefaultParallelism}. */
   public static final int DEFAULT_PARALLELISM = 16;
-
-  /** Binding is mostly waiting for the API server; 16 calls in flight keep it busy. */
-  public static final int DEFAULT_BINDING_WORKERS = 16;
 
   public SchedulerOptions {
     if (schedulerName == null || schedulerName.isEmpty()) {
@@ -44,9 +39,6 @@ public record SchedulerOptions(
     }
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be positive, got " + parallelism);
-    }
-    if (bindingWorkers < 1) {
-      throw new IllegalArgumentException("bindingWorkers must be positive, got " + bindingWorkers);
     }
     if (featureGates == null) {
       featureGates = FeatureGates.defaults();
@@ -67,67 +59,36 @@ public record SchedulerOptions(
         DynamicResourcesArgs.defaults(),
         0,
         DEFAULT_PARALLELISM,
-        DEFAULT_BINDING_WORKERS,
         new PrometheusRegistry());
   }
 
   public SchedulerOptions withSchedulerName(String n) {
     return new SchedulerOptions(
-        n,
-        featureGates,
-        dynamicResources,
-        percentageOfNodesToScore,
-        parallelism,
-        bindingWorkers,
-        registry);
+        n, featureGates, dynamicResources, percentageOfNodesToScore, parallelism, registry);
   }
 
   public SchedulerOptions withFeatureGates(FeatureGates g) {
     return new SchedulerOptions(
-        schedulerName,
-        g,
-        dynamicResources,
-        percentageOfNodesToScore,
-        parallelism,
-        bindingWorkers,
-        registry);
+        schedulerName, g, dynamicResources, percentageOfNodesToScore, parallelism, registry);
   }
 
   public SchedulerOptions withDynamicResources(DynamicResourcesArgs a) {
     return new SchedulerOptions(
-        schedulerName,
-        featureGates,
-        a,
-        percentageOfNodesToScore,
-        parallelism,
-        bindingWorkers,
-        registry);
+        schedulerName, featureGates, a, percentageOfNodesToScore, parallelism, registry);
   }
 
   public SchedulerOptions withPercentageOfNodesToScore(int p) {
     return new SchedulerOptions(
-        schedulerName, featureGates, dynamicResources, p, parallelism, bindingWorkers, registry);
+        schedulerName, featureGates, dynamicResources, p, parallelism, registry);
   }
 
   public SchedulerOptions withParallelism(int p) {
     return new SchedulerOptions(
-        schedulerName,
-        featureGates,
-        dynamicResources,
-        percentageOfNodesToScore,
-        p,
-        bindingWorkers,
-        registry);
+        schedulerName, featureGates, dynamicResources, percentageOfNodesToScore, p, registry);
   }
 
   public SchedulerOptions withRegistry(PrometheusRegistry r) {
     return new SchedulerOptions(
-        schedulerName,
-        featureGates,
-        dynamicResources,
-        percentageOfNodesToScore,
-        parallelism,
-        bindingWorkers,
-        r);
+        schedulerName, featureGates, dynamicResources, percentageOfNodesToScore, parallelism, r);
   }
 }

@@ -114,8 +114,7 @@ public final class SchedulerServer {
             dra,
             events,
             metrics,
-            pods::get,
-            options.bindingWorkers());
+            pods::get);
 
     Handlers.add(
         ctx,

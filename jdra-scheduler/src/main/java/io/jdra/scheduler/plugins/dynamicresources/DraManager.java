@@ -16,9 +16,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The scheduler's view of DRA objects (upstream {@code DefaultDRAManager} with its claim tracker
@@ -64,6 +66,14 @@ public final class DraManager {
   private final Map<String, ResourceClaim> counted = new HashMap<>();
 
   private final AllocatedDevices allocatedDevices = new AllocatedDevices();
+
+  /**
+   * Extended-resource claims by the UID of their pod ({@code ns/name} of the newest known
+   * versions), and back, so PreFilter finds a pod's claim without walking all claims.
+   */
+  private final Map<String, Set<String>> extendedByPod = new HashMap<>();
+
+  private final Map<String, String> extendedPodOf = new HashMap<>();
   private long sliceRevision;
   private List<ResourceSlice> cachedSlices;
   private long cachedSlicesRevision = -1;
@@ -90,6 +100,7 @@ public final class DraManager {
         assumedClaims.remove(key);
       }
       recount(key);
+      reindexExtended(key);
     }
   }
 
@@ -100,6 +111,7 @@ public final class DraManager {
       informerClaims.remove(key);
       assumedClaims.remove(key);
       recount(key);
+      reindexExtended(key);
     }
   }
 
@@ -118,6 +130,48 @@ public final class DraManager {
       Map<String, ResourceClaim> all = new HashMap<>(informerClaims);
       all.putAll(assumedClaims);
       return new ArrayList<>(all.values());
+    }
+  }
+
+  /**
+   * The newest known extended-resource claim made for the pod with this UID (annotation {@code
+   * resource.kubernetes.io/extended-resource-claim} and the pod as controller), or null.
+   */
+  public ResourceClaim extendedResourceClaim(String podUid) {
+    synchronized (lock) {
+      Set<String> keys = extendedByPod.get(podUid);
+      if (keys == null) {
+        return null;
+      }
+      for (String k : keys) {
+        ResourceClaim c = newest(k);
+        if (c != null) {
+          return c;
+        }
+      }
+      return null;
+    }
+  }
+
+  private ResourceClaim newest(String key) {
+    ResourceClaim c = assumedClaims.get(key);
+    return c != null ? c : informerClaims.get(key);
+  }
+
+  /** After any change of the claim ns/name: which pod's extended-resource claim it is now. */
+  private void reindexExtended(String key) {
+    ResourceClaim c = newest(key);
+    String pod = c == null ? null : ExtendedResourceClaims.ownerPodUid(c);
+    String was = pod == null ? extendedPodOf.remove(key) : extendedPodOf.put(key, pod);
+    if (was != null && !was.equals(pod)) {
+      Set<String> keys = extendedByPod.get(was);
+      keys.remove(key);
+      if (keys.isEmpty()) {
+        extendedByPod.remove(was);
+      }
+    }
+    if (pod != null) {
+      extendedByPod.computeIfAbsent(pod, k -> new LinkedHashSet<>()).add(key);
     }
   }
 
@@ -175,6 +229,7 @@ public final class DraManager {
       ResourceClaim was = inFlight.remove(written.getMetadata().getUid());
       inFlightOwner.remove(written.getMetadata().getUid());
       recount(key);
+      reindexExtended(key);
       if (was != null) {
         recountInFlight(written.getMetadata().getUid(), key(was));
       }
@@ -186,6 +241,7 @@ public final class DraManager {
     synchronized (lock) {
       if (assumedClaims.remove(namespace + "/" + name) != null) {
         recount(namespace + "/" + name);
+        reindexExtended(namespace + "/" + name);
       }
     }
   }

@@ -166,7 +166,7 @@ public final class DynamicResources
     List<PodClaims.Entry> claims = ((PodClaims.Resolved) r).entries();
     int extendedIndex = -1;
     if (!extended.isEmpty()) {
-      ResourceClaim ext = ExtendedResourceClaims.existing(p, manager.listClaims());
+      ResourceClaim ext = manager.extendedResourceClaim(p.getMetadata().getUid());
       claims = new ArrayList<>(claims);
       extendedIndex = claims.size();
       claims.add(new PodClaims.Entry(null, ext != null ? ext : ExtendedResourceClaims.inMemory(p)));

@@ -138,20 +138,21 @@ final class ExtendedResourceClaims {
   }
 
   /** The claim an earlier attempt created for the pod (annotated, controlled by it), or null. */
-  static ResourceClaim existing(Pod pod, List<ResourceClaim> claims) {
-    String uid = pod.getMetadata().getUid();
-    for (ResourceClaim c : claims) {
-      Map<String, String> a = c.getMetadata().getAnnotations();
-      if (a == null || !"true".equals(a.get(ANNOTATION))) {
-        continue;
-      }
-      if (c.getMetadata().getOwnerReferences() == null) {
-        continue;
-      }
-      for (OwnerReference o : c.getMetadata().getOwnerReferences()) {
-        if (Boolean.TRUE.equals(o.getController()) && uid.equals(o.getUid())) {
-          return c;
-        }
+  /**
+   * The UID of the pod an extended-resource claim was made for (the annotation and the pod as
+   * controlling owner), or null for any other claim.
+   */
+  static String ownerPodUid(ResourceClaim c) {
+    Map<String, String> a = c.getMetadata().getAnnotations();
+    if (a == null || !"true".equals(a.get(ANNOTATION))) {
+      return null;
+    }
+    if (c.getMetadata().getOwnerReferences() == null) {
+      return null;
+    }
+    for (OwnerReference o : c.getMetadata().getOwnerReferences()) {
+      if (Boolean.TRUE.equals(o.getController()) && o.getUid() != null) {
+        return o.getUid();
       }
     }
     return null;

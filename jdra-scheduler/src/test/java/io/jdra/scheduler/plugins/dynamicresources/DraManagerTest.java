@@ -114,6 +114,49 @@ class DraManagerTest {
     }
   }
 
+  /** An extended-resource claim of the pod with UID {@code pod}, as PreBind creates it. */
+  ResourceClaim extendedClaim(String name, String pod) {
+    ResourceClaim c = claim(0, "uid-" + name, null);
+    c.getMetadata().setName(name);
+    c.getMetadata().setAnnotations(Map.of(ExtendedResourceClaims.ANNOTATION, "true"));
+    c.getMetadata()
+        .setOwnerReferences(
+            java.util.List.of(
+                new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                    .withApiVersion("v1")
+                    .withKind("Pod")
+                    .withName("p")
+                    .withUid(pod)
+                    .withController(true)
+                    .build()));
+    return c;
+  }
+
+  @Test
+  void aPodsExtendedResourceClaimIsFoundByItsUidAsTheClaimChanges() {
+    ResourceClaim plain = claim(1, "u1", null);
+    dra.claimChanged(plain);
+    assertThat(dra.extendedResourceClaim("pod-a")).isNull();
+
+    ResourceClaim ext = extendedClaim("p-extended-resources-x", "pod-a");
+    dra.claimChanged(ext);
+    assertThat(dra.extendedResourceClaim("pod-a")).isSameAs(ext);
+    assertThat(dra.extendedResourceClaim("pod-b")).isNull();
+
+    ResourceClaim written = extendedClaim("p-extended-resources-x", "pod-a");
+    dra.assumeClaimAfterApiCall(written);
+    assertThat(dra.extendedResourceClaim("pod-a")).isSameAs(written);
+
+    dra.claimDeleted(written);
+    assertThat(dra.extendedResourceClaim("pod-a")).isNull();
+
+    // Recreated under the same name for another pod: the index follows.
+    ResourceClaim other = extendedClaim("p-extended-resources-x", "pod-b");
+    dra.claimChanged(other);
+    assertThat(dra.extendedResourceClaim("pod-a")).isNull();
+    assertThat(dra.extendedResourceClaim("pod-b")).isSameAs(other);
+  }
+
   private static void addDevices(Set<String> used, ResourceClaim c) {
     if (c.getStatus() != null && c.getStatus().getAllocation() != null) {
       c.getStatus().getAllocation().getDevices().getResults().forEach(r -> used.add(r.getDevice()));
