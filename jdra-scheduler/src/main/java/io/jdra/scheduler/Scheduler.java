@@ -183,7 +183,13 @@ public final class Scheduler {
     PodInfo pod = p.podInfo();
     Status s;
     try {
-      s = framework.runPreBindPlugins(pctx, state, pod, node);
+      s = stopping();
+      if (Status.ok(s)) {
+        s = framework.runPreBindPlugins(pctx, state, pod, node);
+      }
+      if (Status.ok(s)) {
+        s = stopping();
+      }
       if (Status.ok(s)) {
         s = framework.runBindPlugins(pctx, state, pod, node);
       }
@@ -208,6 +214,11 @@ public final class Scheduler {
         "Binding",
         "Successfully assigned " + pod.key() + " to " + node);
     queue.done(pod.uid());
+  }
+
+  /** Once the scheduler stops, binding cycles make no further API calls. */
+  private Status stopping() {
+    return ctx.isCancelled() ? Status.error("scheduler is stopping") : Status.success();
   }
 
   /**
@@ -250,12 +261,18 @@ public final class Scheduler {
     return p.getSpec().getNodeName() != null && !p.getSpec().getNodeName().isEmpty();
   }
 
+  /** How long {@link #stop} waits for binding cycles whose API calls are under way. */
+  static final Duration STOP_GRACE = Duration.ofSeconds(60);
+
   void stop() {
     queue.close();
     binders.shutdown();
     statusWriter.shutdown();
     try {
-      binders.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+      // A cycle interrupted in the middle of an API call may still have its write applied after
+      // stop returned, when a scheduler started next counts the devices as free: let the calls
+      // under way finish (the cancelled context ends binding-condition waits and later calls).
+      binders.awaitTermination(STOP_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
