@@ -116,7 +116,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     Vertx vertx = null;
     try {
       storage.recover();
-      ResourceRegistry registry = ResourceRegistry.builtIn();
+      ResourceRegistry registry = ResourceRegistry.builtIn(o.featureGates());
       registry.stored().forEach(t -> storage.store(t.storageKey()));
       phases.end("storage");
       String token = o.requireToken() ? Security.token(o) : null;

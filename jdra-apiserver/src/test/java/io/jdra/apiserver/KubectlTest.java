@@ -49,6 +49,10 @@ class KubectlTest {
     server =
         EmbeddedApiServer.start(
             ApiServerOptions.inMemory()
+                // The podgroup demo's gates, as its kind cluster enables them.
+                .withFeatureGates(
+                    io.jdra.api.features.FeatureGates.parse(
+                        "GenericWorkload=true,DRAWorkloadResourceClaims=true"))
                 .withDataDir(dir.resolve("data"))
                 .withSecurity(true)
                 .withKubeconfig(kubeconfig));

@@ -75,7 +75,8 @@ public final class Profiles {
               dra.nanoClock(),
               dra.writer(),
               draBackedClass,
-              dra.events()));
+              dra.events(),
+              gates.enabled(Feature.DRA_NODE_ALLOCATABLE_RESOURCES)));
     }
     plugins.add(binder);
     return new Framework(

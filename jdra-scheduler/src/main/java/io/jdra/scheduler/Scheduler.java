@@ -1,6 +1,7 @@
 package io.jdra.scheduler;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.runtime.Ctx;
@@ -12,6 +13,8 @@ import io.jdra.scheduler.framework.QueuedPodInfo;
 import io.jdra.scheduler.framework.Status;
 import io.jdra.scheduler.metrics.SchedulerMetrics;
 import io.jdra.scheduler.plugins.dynamicresources.DraManager;
+import io.jdra.scheduler.plugins.dynamicresources.DynamicResources;
+import io.jdra.scheduler.plugins.dynamicresources.NodeAllocatableClaims;
 import io.jdra.scheduler.queue.PriorityQueue;
 import io.jdra.scheduler.queue.SchedulingQueue;
 import java.time.Duration;
@@ -160,7 +163,7 @@ public final class Scheduler {
   private void assumeAndBind(
       Ctx pctx, QueuedPodInfo p, CycleState state, String node, Instant start) {
     PodInfo pod = p.podInfo();
-    cache.assumePod(pod, node);
+    cache.assumePod(withNodeAllocatableStatuses(pod, state, node), node);
     Status r = framework.runReservePlugins(pctx, state, pod, node);
     if (!Status.ok(r)) {
       framework.runUnreservePlugins(pctx, state, pod, node);
@@ -176,6 +179,27 @@ public final class Scheduler {
       return;
     }
     binders.execute(() -> bindingCycle(pctx, p, state, node, start));
+  }
+
+  /**
+   * The pod as assumed: with the node-allocatable amounts its claims take on the node in its status
+   * (DRANodeAllocatableResources), so the node's requested resources include them before PreBind
+   * writes that status (upstream's schedule_one does the same to the assumed pod).
+   */
+  private static PodInfo withNodeAllocatableStatuses(PodInfo pod, CycleState state, String node) {
+    List<NodeAllocatableClaims.ClaimStatus> na =
+        DynamicResources.nodeAllocatableStatuses(state, node);
+    if (na.isEmpty()) {
+      return pod;
+    }
+    Pod copy =
+        new PodBuilder(pod.pod())
+            .editOrNewStatus()
+            .withNodeAllocatableResourceClaimStatuses(
+                na.stream().map(NodeAllocatableClaims.ClaimStatus::toFabric8).toList())
+            .endStatus()
+            .build();
+    return new PodInfo(copy);
   }
 
   private void bindingCycle(

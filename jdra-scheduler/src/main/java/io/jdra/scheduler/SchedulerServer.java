@@ -78,7 +78,12 @@ public final class SchedulerServer {
             options.schedulerName(),
             options.featureGates(),
             options.dynamicResources(),
-            new Profiles.Dra(dra, new ApiClaimWriter(client), System::nanoTime, events::event),
+            new Profiles.Dra(
+                dra,
+                new ApiClaimWriter(
+                    client, options.featureGates().enabled(Feature.DRA_WORKLOAD_RESOURCE_CLAIMS)),
+                System::nanoTime,
+                events::event),
             new DefaultBinder(client),
             parallelizer,
             ext::classFor);

@@ -56,6 +56,17 @@ public enum Feature {
       "DRAResourceClaimGranularStatusAuthorization", Stage.BETA, true, false),
   /** Aborting the scheduler's per-node DRA filter after a timeout. */
   DRA_SCHEDULER_FILTER_TIMEOUT("DRASchedulerFilterTimeout", Stage.BETA, true, false),
+  /**
+   * The scheduler's GangScheduling plugin: the pods of a PodGroup with a {@code gang} policy are
+   * scheduled only once {@code minCount} of them exist (KEP 4671). Not a DRA gate; listed because
+   * the podgroup demo needs it.
+   */
+  GANG_SCHEDULING("GangScheduling", Stage.ALPHA, false, false),
+  /**
+   * The {@code scheduling.k8s.io/v1alpha2} Workload and PodGroup APIs and {@code
+   * pod.spec.schedulingGroup} (KEP 4671). Not a DRA gate; DRAWorkloadResourceClaims builds on it.
+   */
+  GENERIC_WORKLOAD("GenericWorkload", Stage.ALPHA, false, false),
   /** Claims reserved for and replicated per PodGroup (KEP 5729). */
   DRA_WORKLOAD_RESOURCE_CLAIMS("DRAWorkloadResourceClaims", Stage.ALPHA, false, false);
 

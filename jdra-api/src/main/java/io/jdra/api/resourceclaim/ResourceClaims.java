@@ -103,6 +103,9 @@ public final class ResourceClaims {
     if (Objects.equals(namespace(claim), namespace(pod)) && isControlledBy(claim, pod)) {
       return Optional.empty();
     }
+    if (PodGroupClaims.isForPodGroupOf(pod, claim)) {
+      return Optional.empty(); // generated once for the pod's PodGroup (KEP 5729)
+    }
     return Optional.of(
         "ResourceClaim "
             + ref(claim)
@@ -123,6 +126,14 @@ public final class ResourceClaims {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the pod may use the claim: it is reserved for the pod or, for a PodGroup's claim, for
+   * the pod's PodGroup (KEP 5729).
+   */
+  public static boolean isReservedForPodOrItsGroup(Pod pod, ResourceClaim claim) {
+    return isReservedForPod(pod, claim) || PodGroupClaims.isReservedForPodGroup(pod, claim);
   }
 
   /** Whether the claim's {@code status.reservedFor} lists the pod's UID. */

@@ -34,7 +34,9 @@ class FeatureGatesTest {
             new GateRow("DRAResourceClaimDeviceStatus", Stage.BETA, true, false),
             new GateRow("DRAResourceClaimGranularStatusAuthorization", Stage.BETA, true, false),
             new GateRow("DRASchedulerFilterTimeout", Stage.BETA, true, false),
-            new GateRow("DRAWorkloadResourceClaims", Stage.ALPHA, false, false))
+            new GateRow("DRAWorkloadResourceClaims", Stage.ALPHA, false, false),
+            new GateRow("GangScheduling", Stage.ALPHA, false, false),
+            new GateRow("GenericWorkload", Stage.ALPHA, false, false))
         .map(r -> Arguments.of(Named.of(r.name(), r)));
   }
 
@@ -87,7 +89,9 @@ class FeatureGatesTest {
             Map.of(
                 Feature.DRA_LIST_TYPE_ATTRIBUTES, false,
                 Feature.DRA_NODE_ALLOCATABLE_RESOURCES, true,
-                Feature.DRA_WORKLOAD_RESOURCE_CLAIMS, true)),
+                Feature.DRA_WORKLOAD_RESOURCE_CLAIMS, true,
+                Feature.GANG_SCHEDULING, true,
+                Feature.GENERIC_WORKLOAD, true)),
         Arguments.of(
             Named.of("AllBeta=false switches beta gates off", "AllBeta=false,DRADeviceTaints=true"),
             betaOffExcept(Feature.DRA_DEVICE_TAINTS)));

@@ -14,9 +14,11 @@ public final class BuiltInAdmission implements Admission {
   private final MetadataAdmission metadata = new MetadataAdmission();
   private final CoreAdmission core = new CoreAdmission();
   private final DraAdmission dra;
+  private final WorkloadFields workloadFields;
 
   public BuiltInAdmission(FeatureGates gates, Clock clock) {
     this.dra = new DraAdmission(gates, clock);
+    this.workloadFields = new WorkloadFields(gates);
   }
 
   @Override
@@ -24,6 +26,7 @@ public final class BuiltInAdmission implements Admission {
     if (DraAdmission.handles(r.type())) {
       return dra.admit(r);
     }
+    workloadFields.drop(r);
     // Defaults and mutating plugins first; metadata errors are listed before the kind's own.
     List<Cause> kindCauses = core.admit(r);
     List<Cause> causes = metadata.admit(r);

@@ -170,16 +170,6 @@ final class BuiltInResources {
             .fields("status.successful", "status.successful")
             .rules(KindRulesBuiltIn.JOB)
             .build());
-    all.add(
-        type(
-                "scheduling.k8s.io",
-                List.of("v1alpha2"),
-                "PodGroup",
-                "podgroups",
-                List.of(),
-                true,
-                Set.of("status"))
-            .build());
     all.add(resource("DeviceClass", "deviceclasses", false, Set.of()).build());
     all.add(
         resource("ResourceClaim", "resourceclaims", true, Set.of("status"))
@@ -208,6 +198,20 @@ final class BuiltInResources {
                 Set.of("status"))
             .build());
     return all;
+  }
+
+  /**
+   * scheduling.k8s.io/v1alpha2 Workload and PodGroup, served with the GenericWorkload gate
+   * (upstream also needs {@code --runtime-config=scheduling.k8s.io/v1alpha2=true}; jdra takes the
+   * gate for both). PodGroups have a status subresource (the scheduler's PodGroupScheduled
+   * condition, the claim controller's resourceClaimStatuses).
+   */
+  static List<ResourceType> workloads() {
+    List<String> v = List.of("v1alpha2");
+    return List.of(
+        type("scheduling.k8s.io", v, "Workload", "workloads", List.of(), true, Set.of()).build(),
+        type("scheduling.k8s.io", v, "PodGroup", "podgroups", List.of(), true, Set.of("status"))
+            .build());
   }
 
   private static Builder resource(

@@ -1,5 +1,7 @@
 package io.jdra.apiserver.registry;
 
+import io.jdra.api.features.Feature;
+import io.jdra.api.features.FeatureGates;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,6 +31,18 @@ public final class ResourceRegistry {
   /** The registry with every built-in resource. */
   public static ResourceRegistry builtIn() {
     return new ResourceRegistry(BuiltInResources.all());
+  }
+
+  /**
+   * The built-in resources plus those a feature gate turns on: scheduling.k8s.io/v1alpha2 Workloads
+   * and PodGroups with GenericWorkload.
+   */
+  public static ResourceRegistry builtIn(FeatureGates gates) {
+    List<ResourceType> types = new ArrayList<>(BuiltInResources.all());
+    if (gates.enabled(Feature.GENERIC_WORKLOAD)) {
+      types.addAll(BuiltInResources.workloads());
+    }
+    return new ResourceRegistry(types);
   }
 
   public List<ResourceType> all() {

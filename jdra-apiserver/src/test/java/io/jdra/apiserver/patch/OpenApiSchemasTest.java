@@ -130,18 +130,13 @@ class OpenApiSchemasTest {
     }
   }
 
-  /**
-   * Served kinds the Go types of Kubernetes 1.36 (and so the field table) do not have in that
-   * version; the server leaves them out of OpenAPI.
-   */
-  private static final java.util.Set<Gvk> NOT_UPSTREAM =
-      java.util.Set.of(new Gvk("scheduling.k8s.io", "v1alpha2", "PodGroup"));
-
-  /** Every kind the server serves, in every version it serves it. */
+  /** Every kind the server serves, in every version it serves it (gated kinds included). */
   static Stream<Arguments> servedKinds() {
-    return io.jdra.apiserver.registry.ResourceRegistry.builtIn().all().stream()
+    return io.jdra.apiserver.registry.ResourceRegistry.builtIn(
+            io.jdra.api.features.FeatureGates.parse("GenericWorkload=true"))
+        .all()
+        .stream()
         .flatMap(t -> t.versions().stream().map(v -> new Gvk(t.group(), v, t.kind())))
-        .filter(k -> !NOT_UPSTREAM.contains(k))
         .map(Arguments::of);
   }
 

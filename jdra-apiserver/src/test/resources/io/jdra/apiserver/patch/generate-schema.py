@@ -21,7 +21,7 @@ FILES = [(API, p) for p in [
     "core/v1/types.go", "apps/v1/types.go", "batch/v1/types.go", "events/v1/types.go",
     "coordination/v1/types.go", "policy/v1/types.go",
     "resource/v1/types.go", "resource/v1beta1/types.go", "resource/v1beta2/types.go",
-    "resource/v1alpha3/types.go"]] + [
+    "resource/v1alpha3/types.go", "scheduling/v1alpha2/types.go"]] + [
     (MACH, "pkg/apis/meta/v1/types.go")]
 PKG_ALIAS = {"metav1": "meta/v1", "v1": "core/v1", "corev1": "core/v1"}
 PRIMITIVE_EXT = {"resource.Quantity", "intstr.IntOrString", "types.UID", "metav1.Time",
@@ -240,6 +240,8 @@ ROOTS = {
     "resource/v1beta1": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"],
     "resource/v1beta2": ["DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"],
     "resource/v1alpha3": ["DeviceTaintRule"],
+    # Served with the GenericWorkload gate (the podgroup demo's PodGroup).
+    "scheduling/v1alpha2": ["PodGroup", "Workload"],
 }
 out, seen = [], set()
 for pkg, kinds in ROOTS.items():

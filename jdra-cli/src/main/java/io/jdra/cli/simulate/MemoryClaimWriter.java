@@ -150,6 +150,14 @@ final class MemoryClaimWriter implements ClaimWriter {
       String claimName,
       List<io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest> mappings) {}
 
+  /** Simulated nodes read no pod status, so there is nothing to record. */
+  @Override
+  public void setNodeAllocatableResourceClaimStatuses(
+      Ctx ctx,
+      Pod pod,
+      List<io.jdra.scheduler.plugins.dynamicresources.NodeAllocatableClaims.ClaimStatus>
+          statuses) {}
+
   @Override
   public void removeReservation(Ctx ctx, ResourceClaim claim, Pod pod) {
     ResourceClaim cur = claims.get(key(claim));

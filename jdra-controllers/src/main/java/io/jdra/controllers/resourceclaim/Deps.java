@@ -21,7 +21,8 @@ record Deps(
     Events events,
     ResourceClaimMetrics metrics,
     UidCache deletedPods,
-    Features features) {
+    Features features,
+    PodGroups podGroups) {
 
   /**
    * Where the controller's events go: a Warning about a pod ({@code regarding}) with an upstream
@@ -32,6 +33,28 @@ record Deps(
     void warning(Pod regarding, String reason, String action, String note);
   }
 
-  /** The feature gates the controller reads, resolved once at construction. */
-  record Features(boolean adminAccess, boolean prioritizedList, boolean extendedResource) {}
+  /**
+   * The feature gates the controller reads, resolved once at construction; {@code workloadClaims}
+   * is DRAWorkloadResourceClaims.
+   */
+  record Features(
+      boolean adminAccess,
+      boolean prioritizedList,
+      boolean extendedResource,
+      boolean workloadClaims) {
+    Features(boolean adminAccess, boolean prioritizedList, boolean extendedResource) {
+      this(adminAccess, prioritizedList, extendedResource, false);
+    }
+  }
+
+  /**
+   * Reads a PodGroup ({@code scheduling.k8s.io/v1alpha2}) from the API server: fresh, because its
+   * status is where the claim generated for it is recorded (the compare-and-swap that keeps two
+   * workers from generating two claims for one PodGroup).
+   */
+  @FunctionalInterface
+  interface PodGroups {
+    java.util.Optional<io.fabric8.kubernetes.api.model.GenericKubernetesResource> get(
+        String namespace, String name);
+  }
 }

@@ -98,7 +98,8 @@ public final class ResourceClaimController {
         new Deps.Features(
             gates.enabled(Feature.DRA_ADMIN_ACCESS),
             gates.enabled(Feature.DRA_PRIORITIZED_LIST),
-            gates.enabled(Feature.DRA_EXTENDED_RESOURCE));
+            gates.enabled(Feature.DRA_EXTENDED_RESOURCE),
+            gates.enabled(Feature.DRA_WORKLOAD_RESOURCE_CLAIMS));
     SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
     SharedIndexInformer<ResourceClaim> claims = informers.informer(ResourceClaim.class);
     SharedIndexInformer<ResourceClaimTemplate> templates =
@@ -121,7 +122,16 @@ public final class ResourceClaimController {
                 recorder.eventf(pod, null, EventRecorder.WARNING, reason, action, "%s", note),
             ResourceClaimMetrics.create(registry, claimLister::list),
             new UidCache(MAX_UID_CACHE_ENTRIES),
-            features);
+            features,
+            (ns, name) ->
+                java.util.Optional.ofNullable(
+                    client
+                        .genericKubernetesResources(
+                            io.jdra.api.resourceclaim.PodGroupClaims.API_VERSION,
+                            io.jdra.api.resourceclaim.PodGroupClaims.KIND)
+                        .inNamespace(ns)
+                        .withName(name)
+                        .get()));
     RateLimitingQueue<String> queue =
         WorkQueues.rateLimiting(
             QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import java.util.ArrayList;
@@ -23,9 +24,11 @@ import java.util.Optional;
  */
 final class SyncClaim {
   private final Deps deps;
+  private final PodGroupClaim podGroupClaim;
 
   SyncClaim(Deps deps) {
     this.deps = deps;
+    this.podGroupClaim = new PodGroupClaim(deps);
   }
 
   void sync(Ctx ctx, String namespace, String name) {
@@ -38,6 +41,12 @@ final class SyncClaim {
     List<ResourceClaimConsumerReference> reserved = ResourceClaims.reservedFor(claim);
     List<ResourceClaimConsumerReference> valid = new ArrayList<>(reserved.size());
     for (ResourceClaimConsumerReference ref : reserved) {
+      if (deps.features().workloadClaims() && PodGroupClaims.isPodGroupReference(ref)) {
+        if (keepPodGroupEntry(ctx, claim, ref)) {
+          valid.add(ref);
+        }
+        continue;
+      }
       // Consumers that are not pods are opaque here: keep them, still clean up the pods
       // (upstream #136406 made a single such entry block every cleanup).
       if (!ResourceClaims.isPodReference(ref) || keepPodEntry(ctx, claim, ref)) {
@@ -107,6 +116,26 @@ final class SyncClaim {
       return false;
     }
     return true;
+  }
+
+  /**
+   * A PodGroup's reservation (KEP 5729) stays while a pod of the group that may still run uses the
+   * claim; once the last one is done or gone the claim can be deallocated (it is deleted with its
+   * PodGroup).
+   */
+  private boolean keepPodGroupEntry(
+      Ctx ctx, ResourceClaim claim, ResourceClaimConsumerReference ref) {
+    String ns = claim.getMetadata().getNamespace();
+    if (podGroupClaim.groupStillUses(ns, ref.getName(), claim.getMetadata().getName())) {
+      return true;
+    }
+    ctx.logger()
+        .v(6)
+        .info(
+            "Remove reservation because no pod of the PodGroup uses the claim any more",
+            "podGroup",
+            kref(ns, ref.getName()));
+    return false;
   }
 
   private Pod livePod(String namespace, String name) {

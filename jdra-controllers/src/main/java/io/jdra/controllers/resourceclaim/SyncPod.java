@@ -31,9 +31,11 @@ final class SyncPod {
   static final String FAILED_RESOURCE_CLAIM_CREATION = "FailedResourceClaimCreation";
 
   private final Deps deps;
+  private final PodGroupClaim podGroupClaim;
 
   SyncPod(Deps deps) {
     this.deps = deps;
+    this.podGroupClaim = new PodGroupClaim(deps);
   }
 
   void sync(Ctx ctx, String namespace, String name) {
@@ -93,6 +95,13 @@ final class SyncPod {
     }
     String templateName = podClaim.getResourceClaimTemplateName();
     if (templateName == null) {
+      return;
+    }
+    Optional<io.fabric8.kubernetes.api.model.GenericKubernetesResource> group =
+        podGroupClaim.groupOf(pod, podClaim);
+    if (group.isPresent()) {
+      newPodClaims.put(
+          podClaim.getName(), podGroupClaim.nameFor(ctx, pod, group.get(), podClaim, templateName));
       return;
     }
     ResourceClaim claim =
@@ -241,7 +250,7 @@ final class SyncPod {
   static boolean needsReservation(Pod pod, ResourceClaim claim) {
     return claim.getStatus() != null
         && claim.getStatus().getAllocation() != null
-        && !ResourceClaims.isReservedForPod(pod, claim)
+        && !ResourceClaims.isReservedForPodOrItsGroup(pod, claim)
         && ResourceClaims.canBeReserved(claim);
   }
 

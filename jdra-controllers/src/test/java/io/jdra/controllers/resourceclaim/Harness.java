@@ -74,7 +74,16 @@ final class Harness {
                   events.add("Warning " + reason + " " + pod.getMetadata().getName() + ": " + note),
               ResourceClaimMetrics.create(registry, claimLister::list),
               new UidCache(ResourceClaimController.MAX_UID_CACHE_ENTRIES),
-              features);
+              features,
+              (ns, name) ->
+                  java.util.Optional.ofNullable(
+                      client
+                          .genericKubernetesResources(
+                              io.jdra.api.resourceclaim.PodGroupClaims.API_VERSION,
+                              io.jdra.api.resourceclaim.PodGroupClaims.KIND)
+                          .inNamespace(ns)
+                          .withName(name)
+                          .get()));
       controller = new ResourceClaimController(deps, queue, List.of(() -> true));
     }
     return controller;

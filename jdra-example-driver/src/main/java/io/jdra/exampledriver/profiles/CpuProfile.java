@@ -14,9 +14,11 @@ import java.util.Map;
 
 /**
  * Simulated NUMA nodes of CPUs (upstream internal/profiles/cpu): {@code numa-<i>} with attribute
- * {@code numaNodeID} and consumable capacity {@code <driver>/cpu}. Accepts no configuration.
- * Upstream also maps the capacity to the node's {@code cpu} allocatable resource; the fabric8 8.0
- * model jdra uses has a different shape for that alpha field, so it is not published here.
+ * {@code numaNodeID} and consumable capacity {@code <driver>/cpu}, mapped onto the node's
+ * allocatable {@code cpu} ({@code nodeAllocatableResourceMappings: {cpu: {capacityKey:
+ * <driver>/cpu}}}, KEP 5517), so that a scheduler with DRANodeAllocatableResources counts the CPUs
+ * a claim consumes against the node. The fabric8 8.0 model follows a later draft of that alpha
+ * field, so the 1.36 field travels in the device's additional properties. Accepts no configuration.
  */
 public final class CpuProfile implements Profile {
   public static final String NAME = "cpu";
@@ -32,6 +34,9 @@ public final class CpuProfile implements Profile {
     this.numaNodes = numaNodes;
     this.cpusPerNumaNode = cpusPerNumaNode;
   }
+
+  /** The 1.36 device field (fabric8's model has a later draft's shape, so it is set by name). */
+  static final String NODE_ALLOCATABLE_MAPPINGS = "nodeAllocatableResourceMappings";
 
   /** The capacity name, {@code <driver>/cpu}. */
   public String capacityKey() {
@@ -53,6 +58,8 @@ public final class CpuProfile implements Profile {
       d.setAttributes(Map.of("numaNodeID", Devices.intAttr(i)));
       d.setCapacity(
           Map.of(capacityKey(), Devices.capacity(new Quantity(Integer.toString(cpusPerNumaNode)))));
+      d.setAdditionalProperty(
+          NODE_ALLOCATABLE_MAPPINGS, Map.of("cpu", Map.of("capacityKey", capacityKey())));
       devices.add(d);
     }
     return DriverResources.ofNodePool(nodeName, Pool.of(List.of(Slice.of(devices))));

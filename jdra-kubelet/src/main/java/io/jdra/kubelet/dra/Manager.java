@@ -384,7 +384,7 @@ public final class Manager {
           throw new PrepareException(notOwner.get());
         }
       }
-      if (!ResourceClaims.isReservedForPod(pod, claim)) {
+      if (!ResourceClaims.isReservedForPodOrItsGroup(pod, claim)) {
         throw new PrepareException(
             "pod "
                 + pod.getMetadata().getName()

@@ -14,6 +14,8 @@ import java.util.Objects;
  * not update the slice forever.
  */
 public final class DroppedFieldsException extends RuntimeException {
+  private static final String NODE_ALLOCATABLE_MAPPINGS = "nodeAllocatableResourceMappings";
+
   private final String poolName;
   private final int sliceIndex;
   private final ResourceSlice desired;
@@ -92,6 +94,14 @@ public final class DroppedFieldsException extends RuntimeException {
       if (wd.get(i).getAllowMultipleAllocations() != null
           && gd.get(i).getAllowMultipleAllocations() == null) {
         disabled.add("DRAConsumableCapacity");
+        break;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      // The 1.36 field travels in fabric8's additional properties (its model has a later draft).
+      if (wd.get(i).getAdditionalProperties().containsKey(NODE_ALLOCATABLE_MAPPINGS)
+          && !gd.get(i).getAdditionalProperties().containsKey(NODE_ALLOCATABLE_MAPPINGS)) {
+        disabled.add("DRANodeAllocatableResources");
         break;
       }
     }

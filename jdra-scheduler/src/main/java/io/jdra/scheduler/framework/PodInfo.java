@@ -2,6 +2,7 @@ package io.jdra.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.NodeAllocatableResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -94,7 +95,31 @@ public final class PodInfo {
     if (overhead != null && !overhead.isEmpty()) {
       total = total.plus(Resource.of(overhead));
     }
-    return total;
+    return total.plus(draNodeAllocatable(pod));
+  }
+
+  /**
+   * What the pod's claims take of the node's cpu, memory and hugepages ({@code
+   * status.nodeAllocatableResourceClaimStatuses}, DRANodeAllocatableResources), as upstream's
+   * {@code PodRequests} with {@code UseDRANodeAllocatableResourceClaimStatus}. Only a scheduler
+   * with the gate on writes that status, so no gate is checked here. The 1.36 {@code resources} map
+   * is in fabric8's additional properties (its model follows a later draft).
+   */
+  private static Resource draNodeAllocatable(Pod pod) {
+    if (pod.getStatus() == null
+        || pod.getStatus().getNodeAllocatableResourceClaimStatuses() == null) {
+      return Resource.ZERO;
+    }
+    Resource sum = Resource.ZERO;
+    for (NodeAllocatableResourceClaimStatus st :
+        pod.getStatus().getNodeAllocatableResourceClaimStatuses()) {
+      if (st.getAdditionalProperties().get("resources") instanceof Map<?, ?> m) {
+        Map<String, Quantity> list = new java.util.HashMap<>();
+        m.forEach((k, v) -> list.put(k.toString(), new Quantity(v.toString())));
+        sum = sum.plus(Resource.of(list));
+      }
+    }
+    return sum;
   }
 
   private static Resource containerRequest(Container c, boolean nonZero) {

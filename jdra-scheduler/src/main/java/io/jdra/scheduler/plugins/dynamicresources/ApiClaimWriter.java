@@ -1,6 +1,7 @@
 package io.jdra.scheduler.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatusBuilder;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import java.util.ArrayList;
@@ -29,9 +31,19 @@ public final class ApiClaimWriter implements ClaimWriter {
   private static final int RETRIES = 5;
 
   private final KubernetesClient client;
+  private final boolean workloadClaims;
 
   public ApiClaimWriter(KubernetesClient client) {
+    this(client, false);
+  }
+
+  /**
+   * @param workloadClaims DRAWorkloadResourceClaims: a PodGroup's claim is reserved for the
+   *     PodGroup, not for each of its pods
+   */
+  public ApiClaimWriter(KubernetesClient client, boolean workloadClaims) {
     this.client = client;
+    this.workloadClaims = workloadClaims;
   }
 
   @Override
@@ -56,7 +68,9 @@ public final class ApiClaimWriter implements ClaimWriter {
 
   private ResourceClaim bindOnce(
       Ctx ctx, ResourceClaim claim, ResourceClaim allocated, Pod pod, PodResourceClaim podClaim) {
-    if (ResourceClaims.isReservedForPod(pod, claim)) {
+    ResourceClaimConsumerReference consumer = consumer(pod, podClaim);
+    if (ResourceClaims.reservedFor(claim).stream()
+        .anyMatch(r -> Objects.equals(r.getUid(), consumer.getUid()))) {
       return claim;
     }
     ResourceClaim cur = claim;
@@ -86,7 +100,7 @@ public final class ApiClaimWriter implements ClaimWriter {
     }
     List<ResourceClaimConsumerReference> reserved =
         new ArrayList<>(ResourceClaims.reservedFor(cur));
-    reserved.add(ResourceClaims.bindTo(pod, podClaim));
+    reserved.add(consumer);
     ResourceClaimBuilder b = new ResourceClaimBuilder(cur);
     if (allocated != null) {
       b.editOrNewStatus().withAllocation(allocated.getStatus().getAllocation()).endStatus();
@@ -102,6 +116,27 @@ public final class ApiClaimWriter implements ClaimWriter {
             "pod",
             pod.getMetadata().getName());
     return written;
+  }
+
+  /**
+   * Whom the claim is reserved for: the pod, or its PodGroup when the PodGroup lists the pod's
+   * claim (DRAWorkloadResourceClaims, upstream's BindTo). The PodGroup is read from the API server
+   * (its UID is part of the reference).
+   */
+  private ResourceClaimConsumerReference consumer(Pod pod, PodResourceClaim podClaim) {
+    String group = PodGroupClaims.podGroupName(pod);
+    if (workloadClaims && podClaim != null && group != null) {
+      GenericKubernetesResource pg =
+          client
+              .genericKubernetesResources(PodGroupClaims.API_VERSION, PodGroupClaims.KIND)
+              .inNamespace(pod.getMetadata().getNamespace())
+              .withName(group)
+              .get();
+      if (pg != null && PodGroupClaims.matches(pg, podClaim)) {
+        return PodGroupClaims.reference(group, pg.getMetadata().getUid());
+      }
+    }
+    return ResourceClaims.bindTo(pod, podClaim);
   }
 
   @Override
@@ -188,6 +223,22 @@ public final class ApiClaimWriter implements ClaimWriter {
             .build();
     String patch =
         Serialization.asJson(Map.of("status", Map.of("extendedResourceClaimStatus", st)));
+    client
+        .pods()
+        .inNamespace(pod.getMetadata().getNamespace())
+        .withName(pod.getMetadata().getName())
+        .subresource("status")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
+  @Override
+  public void setNodeAllocatableResourceClaimStatuses(
+      Ctx ctx, Pod pod, List<NodeAllocatableClaims.ClaimStatus> statuses) {
+    List<Map<String, Object>> list =
+        statuses.stream().map(NodeAllocatableClaims.ClaimStatus::toJson).toList();
+    String patch =
+        Serialization.asJson(
+            Map.of("status", Map.of("nodeAllocatableResourceClaimStatuses", list)));
     client
         .pods()
         .inNamespace(pod.getMetadata().getNamespace())

@@ -51,4 +51,12 @@ public interface ClaimWriter {
       String claimName,
       java.util.List<io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest> mappings)
       throws Exception;
+
+  /**
+   * Writes {@code pod.status.nodeAllocatableResourceClaimStatuses} (DRANodeAllocatableResources):
+   * what the pod's claims take of the node's cpu, memory and hugepages.
+   */
+  void setNodeAllocatableResourceClaimStatuses(
+      Ctx ctx, Pod pod, java.util.List<NodeAllocatableClaims.ClaimStatus> statuses)
+      throws Exception;
 }

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.AllocationException;
 import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.Allocator;
@@ -66,6 +67,7 @@ public final class DynamicResources
   private final Function<String, String> extendedResourceClass;
   private volatile DraMetrics metrics = DraMetrics.NONE;
   private final PodEvents events;
+  private final boolean nodeAllocatable;
 
   /**
    * @param writer the API calls of PreBind, Unreserve and PostFilter (null in pure unit tests:
@@ -114,6 +116,31 @@ public final class DynamicResources
       ClaimWriter writer,
       Function<String, String> extendedResourceClass,
       PodEvents events) {
+    this(
+        manager,
+        args,
+        filterTimeoutEnabled,
+        nanoClock,
+        writer,
+        extendedResourceClass,
+        events,
+        false);
+  }
+
+  /**
+   * @param nodeAllocatable feature gate DRANodeAllocatableResources: devices' {@code
+   *     nodeAllocatableResourceMappings} count against the node's cpu, memory and hugepages
+   */
+  public DynamicResources(
+      DraManager manager,
+      DynamicResourcesArgs args,
+      boolean filterTimeoutEnabled,
+      LongSupplier nanoClock,
+      ClaimWriter writer,
+      Function<String, String> extendedResourceClass,
+      PodEvents events,
+      boolean nodeAllocatable) {
+    this.nodeAllocatable = nodeAllocatable;
     this.manager = manager;
     this.args = args;
     this.filterTimeoutEnabled = filterTimeoutEnabled;
@@ -319,6 +346,12 @@ public final class DynamicResources
         // The extended-resource claim needs nothing here: keep the positions aligned.
         results.add(s.claimsToAllocate.indexOf(s.claims.get(s.extendedIndex).claim()), null);
       }
+      if (nodeAllocatable) {
+        Status fit = nodeAllocatableFit(s, pod, nodeInfo, results);
+        if (fit != null) {
+          return fit;
+        }
+      }
       s.nodeAllocations.put(nodeInfo.name(), results);
       return null;
     }
@@ -337,6 +370,66 @@ public final class DynamicResources
               u.explanation().render());
     }
     return Status.unschedulable("cannot allocate all claims");
+  }
+
+  /**
+   * Upstream's {@code calculateAndCheckNodeAllocatableResources}: what the claims allocated here
+   * take of the node's cpu, memory and hugepages, added to the pod's requests, must fit what the
+   * node's pods leave; the amounts are kept for assume and PreBind.
+   */
+  private Status nodeAllocatableFit(
+      StateData s, PodInfo pod, NodeInfo node, List<AllocationResult> results) {
+    List<Map.Entry<String, ResourceClaim>> claims = new ArrayList<>();
+    Map<String, AllocationResult> allocations = new java.util.HashMap<>();
+    for (int k = 0; k < s.toAllocate.length; k++) {
+      PodClaims.Entry e = s.claims.get(s.toAllocate[k]);
+      if (results.get(k) == null || e.podClaim() == null) {
+        continue; // the extended-resource claim maps no node resources
+      }
+      claims.add(Map.entry(e.podClaim().getName(), e.claim()));
+      allocations.put(e.claim().getMetadata().getUid(), results.get(k));
+    }
+    if (claims.isEmpty()) {
+      return null;
+    }
+    List<ResourceSlice> slices = manager.slices();
+    List<NodeAllocatableClaims.ClaimStatus> statuses;
+    try {
+      statuses =
+          NodeAllocatableClaims.statuses(
+              pod.pod(), claims, allocations, r -> NodeAllocatableClaims.find(slices, r));
+    } catch (IllegalStateException e) {
+      return Status.error(e);
+    }
+    for (NodeAllocatableClaims.ClaimStatus st : statuses) {
+      if (st.containers().isEmpty()) {
+        return Status.unresolvable(
+            "claim "
+                + st.resourceClaimName()
+                + ": node-allocatable resource claim not referenced by any container within the pod");
+      }
+    }
+    List<String> reasons = NodeAllocatableClaims.insufficient(pod.request(), statuses, node);
+    if (!reasons.isEmpty()) {
+      return Status.unschedulable(reasons.toArray(String[]::new));
+    }
+    if (!statuses.isEmpty()) {
+      s.nodeAllocatableStatuses.put(node.name(), statuses);
+    }
+    return null;
+  }
+
+  /**
+   * The node-allocatable amounts Filter worked out for the node (upstream {@code
+   * ExtractPodNodeAllocatableResourceClaimStatus}); the scheduler puts them into the status of the
+   * pod it assumes, so that the node's requested resources include them at once.
+   */
+  public static List<NodeAllocatableClaims.ClaimStatus> nodeAllocatableStatuses(
+      CycleState state, String nodeName) {
+    StateData s = state.read(StateData.KEY, StateData.class);
+    List<NodeAllocatableClaims.ClaimStatus> l =
+        s == null ? null : s.nodeAllocatableStatuses.get(nodeName);
+    return l == null ? List.of() : l;
   }
 
   /**
@@ -624,6 +717,16 @@ public final class DynamicResources
         return Status.error(
             new RuntimeException(
                 "binding claim " + DraManager.key(e.claim()) + ": " + ex.getMessage(), ex));
+      }
+    }
+    List<NodeAllocatableClaims.ClaimStatus> na = s.nodeAllocatableStatuses.get(nodeName);
+    if (na != null) {
+      try {
+        writer.setNodeAllocatableResourceClaimStatuses(ctx, pod.pod(), na);
+      } catch (Exception ex) {
+        return Status.error(
+            new RuntimeException(
+                "writing nodeAllocatableResourceClaimStatuses: " + ex.getMessage(), ex));
       }
     }
     if (manager.features().deviceBindingAndStatus() && BindingConditions.any(written)) {

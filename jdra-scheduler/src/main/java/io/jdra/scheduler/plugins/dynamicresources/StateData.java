@@ -49,6 +49,13 @@ final class StateData {
   /** Node name -> that node's variant of the extended-resource claim, from Filter. */
   final Map<String, ResourceClaim> nodeExtendedClaims = new ConcurrentHashMap<>();
 
+  /**
+   * Node name -> what the claims allocated there take of the node's cpu, memory and hugepages
+   * (DRANodeAllocatableResources), from Filter; absent when nothing.
+   */
+  final Map<String, List<NodeAllocatableClaims.ClaimStatus>> nodeAllocatableStatuses =
+      new ConcurrentHashMap<>();
+
   /** The extended-resource claim PreBind created, for Unreserve to delete; else null. */
   volatile ResourceClaim createdExtendedClaim;
 

@@ -21,6 +21,7 @@ import io.jdra.testing.objects.Requests;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,21 @@ class DynamicResourcesTest {
             .append(m.getResourceName())
             .append('=')
             .append(m.getRequestName());
+      }
+      calls.add(b.toString());
+    }
+
+    @Override
+    public void setNodeAllocatableResourceClaimStatuses(
+        Ctx ctx, Pod pod, List<NodeAllocatableClaims.ClaimStatus> statuses) {
+      StringBuilder b = new StringBuilder("nodeAllocatableResourceClaimStatuses");
+      for (var st : statuses) {
+        b.append(' ')
+            .append(st.toJson().get("resourceClaimName"))
+            .append(st.containers())
+            .append(
+                new java.util.TreeMap<>(
+                    st.toJson().get("resources") instanceof Map<?, ?> m ? m : Map.of()));
       }
       calls.add(b.toString());
     }
