@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
+import io.jdra.api.features.Feature;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.api.strategy.AdminAccessCheck;
 import io.jdra.api.strategy.ResourceClaimStrategy;
@@ -109,8 +110,52 @@ final class ClaimRatcheting {
                 claim, stored, namespace -> r.namespaceLabels().apply(ns)));
     errs.addAll(Validation.validateResourceClaimStatusChange(claim, stored));
     keepStored(obj, old, "spec");
-    DraAdmission.writeField(obj, "status", claim.getStatus());
+    if (!strategyKeeps(obj.get("status"), gates)) {
+      DraAdmission.writeField(obj, "status", claim.getStatus());
+    }
     return errs;
+  }
+
+  /**
+   * Whether the status strategy leaves this status as it is, so that encoding it again would give
+   * the same tree: the gates of every status field it may drop are on, there are no device statuses
+   * (the only entries it removes then), and the tree is already in the form encoding gives (no
+   * nulls, no empty lists or maps, no fractions).
+   */
+  private static boolean strategyKeeps(JsonNode status, FeatureGates gates) {
+    for (Feature f : STATUS_GATES) {
+      if (!gates.enabled(f)) {
+        return false;
+      }
+    }
+    return (status == null || !status.has("devices")) && encoded(status);
+  }
+
+  private static final List<Feature> STATUS_GATES =
+      List.of(
+          Feature.DRA_RESOURCE_CLAIM_DEVICE_STATUS,
+          Feature.DRA_ADMIN_ACCESS,
+          Feature.DRA_CONSUMABLE_CAPACITY,
+          Feature.DRA_DEVICE_BINDING_CONDITIONS);
+
+  private static boolean encoded(JsonNode n) {
+    if (n == null) {
+      return true;
+    }
+    if (n.isNull() || n.isFloatingPointNumber()) {
+      return false;
+    }
+    if (n.isContainer()) {
+      if (n.isEmpty()) {
+        return false;
+      }
+      for (JsonNode child : n.values()) {
+        if (!encoded(child)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /**

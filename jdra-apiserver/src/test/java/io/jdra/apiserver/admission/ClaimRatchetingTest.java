@@ -110,6 +110,18 @@ class ClaimRatchetingTest {
                 },
                 true),
             new Case(
+                "status not in encoded form",
+                true,
+                on,
+                plain,
+                c -> {
+                  allocate(c);
+                  status(c).putArray("devices");
+                  status(c).putNull("unknownField");
+                  ((ObjectNode) c.at("/status/allocation")).putObject("empty");
+                },
+                true),
+            new Case(
                 "reserved without allocation",
                 true,
                 on,
