@@ -3,12 +3,22 @@ package io.jdra.runtime.client;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** Creates fabric8 clients from {@link ClientOptions}, finding the kubeconfig as kubectl does. */
+/**
+ * Creates fabric8 clients from {@link ClientOptions}, finding the kubeconfig as kubectl does.
+ *
+ * <p>Every client of the process shares one Vert.x (event loops, blocked-thread checker) and one
+ * JSON serialization (Jackson's per-type introspection of the whole Kubernetes model, several MB
+ * per mapper). A fabric8 client otherwise brings its own of both, and {@code jdra up} runs a client
+ * per component and per node, as a real cluster has a process per component: with 100 nodes that
+ * was hundreds of event-loop threads and most of the heap per node. Connections, rate limits and
+ * identities stay per client.
+ */
 public final class Clients {
   static final Path SERVICE_ACCOUNT_TOKEN =
       Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token");
@@ -21,13 +31,21 @@ public final class Clients {
    */
   public static KubernetesClient create(ClientOptions options) {
     Config config = config(options, System.getenv(), Path.of(System.getProperty("user.home")));
-    KubernetesClientBuilder b = new KubernetesClientBuilder().withConfig(config);
+    KubernetesClientBuilder b =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withKubernetesSerialization(Shared.SERIALIZATION);
     if (options.effectiveQps() > 0) {
       ClientRateLimiter limiter =
           new ClientRateLimiter(options.effectiveQps(), options.effectiveBurst());
       b.withHttpClientBuilderConsumer(h -> h.addOrReplaceInterceptor("jdra-qps", limiter));
     }
     return b.build();
+  }
+
+  /** Created on first use. */
+  private static final class Shared {
+    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   }
 
   /** The client configuration: --kubeconfig, else KUBECONFIG, ~/.kube/config, in-cluster. */

@@ -3,6 +3,7 @@ package io.jdra.runtime.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.jdra.runtime.clock.FakeClock;
 import java.nio.file.Files;
@@ -50,6 +51,39 @@ class ClientsTest {
                 Map.of(),
                 dir))
         .hasMessage("--kubeconfig /nope/config: no such file");
+  }
+
+  @Test
+  void clientsShareTheSerializationAndClosingOneLeavesTheOthersUsable() throws Exception {
+    Path kc = dir.resolve("kubeconfig");
+    Files.writeString(
+        kc,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: c
+          cluster: {server: "https://10.0.0.1:6443", insecure-skip-tls-verify: true}
+        users:
+        - name: u
+          user: {token: abc}
+        contexts:
+        - name: x
+          context: {cluster: c, user: u}
+        current-context: x
+        """);
+    var options = ClientOptions.forComponent("jdra-test", 20, 30).withKubeconfig(kc.toString());
+    var a = Clients.create(options);
+    var b = Clients.create(options);
+    assertThat(a.getKubernetesSerialization()).isSameAs(b.getKubernetesSerialization());
+    a.close();
+    // What a client closes is its own: the shared serialization still reads objects.
+    assertThat(
+            b.getKubernetesSerialization()
+                .unmarshal("{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}", Pod.class)
+                .getKind())
+        .isEqualTo("Pod");
+    b.close();
   }
 
   @Test
