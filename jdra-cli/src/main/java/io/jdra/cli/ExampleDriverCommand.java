@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jdra.exampledriver.ExampleDriver;
 import io.jdra.exampledriver.Flags;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.metrics.MetricsServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -77,7 +79,7 @@ final class ExampleDriverCommand implements Callable<Integer> {
       paramLabel = "PORT",
       defaultValue = "${env:HEALTHCHECK_PORT:--1}",
       description =
-          "Port of the gRPC healthcheck service; negative: off [HEALTHCHECK_PORT] (default: ${DEFAULT-VALUE}). Not served by jdra yet.")
+          "Port of the gRPC healthcheck service (grpc.health.v1; checks registration and the DRA service); 0: a free port; negative: off [HEALTHCHECK_PORT] (default: ${DEFAULT-VALUE}).")
   int healthcheckPort;
 
   @Option(
@@ -85,7 +87,7 @@ final class ExampleDriverCommand implements Callable<Integer> {
       paramLabel = "PORT",
       defaultValue = "${env:METRICS_PORT:--1}",
       description =
-          "Port for Prometheus metrics at /metrics; negative: off [METRICS_PORT] (default: ${DEFAULT-VALUE}). Not served by jdra yet.")
+          "Port for Prometheus metrics at /metrics; 0: a free port; negative: off [METRICS_PORT] (default: ${DEFAULT-VALUE}).")
   int metricsPort;
 
   @Option(
@@ -228,29 +230,46 @@ final class ExampleDriverCommand implements Callable<Integer> {
       throw new UserException(e.getMessage());
     }
     Ctx ctx = Ctx.background("dra-example-kubeletplugin").withCancel();
-    if (healthcheckPort >= 0 || metricsPort >= 0) {
-      ctx.logger()
-          .info(
-              "Healthcheck and metrics ports are not served by jdra's example driver yet; ignoring",
-              "healthcheckPort",
-              healthcheckPort,
-              "metricsPort",
-              metricsPort);
+    PrometheusRegistry registry = new PrometheusRegistry();
+    MetricsServer metrics = null;
+    if (metricsPort >= 0) {
+      try {
+        metrics = MetricsServer.start(":" + metricsPort, registry);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new UserException(
+            "start metrics server: listen for metrics server at :"
+                + metricsPort
+                + ": "
+                + e.getMessage(),
+            e);
+      }
     }
     KubernetesClient client = new KubernetesClientBuilder().withConfig(config()).build();
     ExampleDriver driver;
     try {
-      driver = ExampleDriver.start(ctx, flags, client);
+      driver = ExampleDriver.start(ctx, flags, client, registry);
     } catch (RuntimeException e) {
       client.close();
+      if (metrics != null) {
+        metrics.close();
+      }
       throw new UserException("start driver: " + e.getMessage(), e);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.println("example driver " + flags.driverName() + " serving " + flags.driverPluginPath());
+    if (metrics != null) {
+      out.println("metrics at http://localhost:" + metrics.port() + "/metrics");
+    }
+    if (driver.healthcheckPort() >= 0) {
+      out.println("healthcheck service (grpc.health.v1) on port " + driver.healthcheckPort());
+    }
     out.flush();
     Runtime.getRuntime().addShutdownHook(new Thread(ctx::cancel));
     ctx.done().join();
     driver.stop();
+    if (metrics != null) {
+      metrics.close();
+    }
     client.close();
     return 0;
   }

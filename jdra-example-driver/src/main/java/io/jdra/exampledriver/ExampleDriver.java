@@ -16,10 +16,12 @@ import io.jdra.kubeletplugin.RecoverableException;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.logging.HandleError;
 import io.jdra.runtime.logging.Klog;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -40,24 +42,39 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
   private final Flags flags;
   private final DeviceState state;
   private final HealthFile health;
+  private final DriverMetrics metrics;
   private Helper helper;
+  private volatile Healthcheck healthcheck;
 
-  private ExampleDriver(Ctx ctx, Flags flags, DeviceState state, HealthFile health) {
+  private ExampleDriver(
+      Ctx ctx, Flags flags, DeviceState state, HealthFile health, DriverMetrics metrics) {
     this.ctx = ctx;
     this.flags = flags;
     this.state = state;
     this.health = health;
+    this.metrics = metrics;
+  }
+
+  /**
+   * {@link #start(Ctx, Flags, KubernetesClient, PrometheusRegistry)} with a registry of its own.
+   */
+  public static ExampleDriver start(Ctx parent, Flags flags, KubernetesClient client) {
+    return start(parent, flags, client, new PrometheusRegistry());
   }
 
   /**
    * Starts the driver: creates the plugin and CDI directories, writes the common CDI spec, serves
    * the kubelet's gRPC APIs and publishes the devices. Returns once the sockets listen (slices are
-   * published in the background; see {@link #published()}).
+   * published in the background; see {@link #published()}). With {@code --healthcheck-port} >= 0 it
+   * also serves the gRPC health service. The driver's metrics (upstream's {@code
+   * dra_example_driver_*}) go to {@code registry}; serving them ({@code --metrics-port}) is the
+   * caller's part, as upstream's main starts the metrics server.
    *
    * @throws IllegalArgumentException for bad flags
-   * @throws UncheckedIOException when a directory or socket cannot be created
+   * @throws UncheckedIOException when a directory, socket or port cannot be created
    */
-  public static ExampleDriver start(Ctx parent, Flags flags, KubernetesClient client) {
+  public static ExampleDriver start(
+      Ctx parent, Flags flags, KubernetesClient client, PrometheusRegistry registry) {
     Ctx ctx =
         parent
             .withName("example-driver")
@@ -88,7 +105,8 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
             flags.nodeName(),
             new ArrayList<>(state.allocatable().keySet()),
             ctx.clock().now());
-    ExampleDriver driver = new ExampleDriver(ctx, flags, state, health);
+    ExampleDriver driver =
+        new ExampleDriver(ctx, flags, state, health, DriverMetrics.create(registry));
     Options.Builder options =
         Options.builder(flags.driverName())
             .kubeClient(client)
@@ -105,6 +123,7 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
     }
     try {
       driver.helper = KubeletPlugin.start(ctx, driver, options.build());
+      driver.healthcheck = Healthcheck.start(ctx, driver.helper.options(), flags.healthcheckPort());
       driver.helper.publishResources(state.driverResources());
     } catch (RuntimeException e) {
       driver.stop();
@@ -160,6 +179,7 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
     Map<String, PrepareResult> result = new HashMap<>();
     Map<String, DeviceState.Pending> pending = new LinkedHashMap<>();
     long version = 0;
+    long start = System.nanoTime();
     for (ResourceClaim claim : claims) {
       String uid = claim.getMetadata().getUid();
       c.logger().info("Preparing claim", "uid", uid, "claim", Klog.kobj(claim));
@@ -169,12 +189,16 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
         version = Math.max(version, p.version());
       } catch (RuntimeException e) {
         result.put(uid, prepareFailed(c, uid, e));
+        metrics.observePrepare(false, Duration.ofNanos(System.nanoTime() - start));
       }
     }
     RuntimeException commitError = commit(version, pending.isEmpty());
-    pending.forEach((uid, p) ->
-        result.put(
-            uid, commitError != null ? prepareFailed(c, uid, commitError) : prepared(c, uid, p)));
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+    pending.forEach((uid, p) -> {
+      result.put(
+          uid, commitError != null ? prepareFailed(c, uid, commitError) : prepared(c, uid, p));
+      metrics.observePrepare(commitError == null, took);
+    });
     return result;
   }
 
@@ -220,17 +244,21 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
     Map<String, Throwable> result = new HashMap<>();
     List<String> pending = new ArrayList<>();
     long version = 0;
+    long start = System.nanoTime();
     for (NamespacedObject claim : claims) {
       try {
         version = Math.max(version, state.unprepare(claim.uid()).version());
         pending.add(claim.uid());
       } catch (RuntimeException e) {
         result.put(claim.uid(), unprepareFailed(claim.uid(), e));
+        metrics.observeUnprepare(false, Duration.ofNanos(System.nanoTime() - start));
       }
     }
     RuntimeException commitError = commit(version, pending.isEmpty());
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
     for (String uid : pending) {
       result.put(uid, commitError == null ? null : unprepareFailed(uid, commitError));
+      metrics.observeUnprepare(commitError == null, took);
     }
     return result;
   }
@@ -245,6 +273,7 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
   public void handleError(Ctx c, Throwable err, String msg) {
     HandleError.handle(c, err, msg);
     if (!RecoverableException.isRecoverable(err)) {
+      metrics.fatalBackgroundError();
       ctx.logger().error(err, "Fatal background error, stopping the driver");
       Thread.ofVirtual().start(this::stop);
     }
@@ -262,10 +291,20 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
 
   /** Stops serving (sockets removed) and publishing; slices and CDI specs stay. Idempotent. */
   public void stop() {
+    Healthcheck h = healthcheck;
+    if (h != null) {
+      h.close();
+    }
     if (helper != null) {
       helper.stop();
     }
     ctx.cancel();
+  }
+
+  /** The port of the gRPC health service, or -1 when {@code --healthcheck-port} is negative. */
+  public int healthcheckPort() {
+    Healthcheck h = healthcheck;
+    return h == null ? -1 : h.port();
   }
 
   @Override

@@ -1,12 +1,16 @@
 package io.jdra.exampledriver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import io.jdra.proto.dra.v1.Claim;
 import io.jdra.proto.dra.v1.NodePrepareResourceResponse;
@@ -14,9 +18,13 @@ import io.jdra.proto.drahealth.v1alpha1.DRAResourceHealthGrpc;
 import io.jdra.proto.drahealth.v1alpha1.HealthStatus;
 import io.jdra.proto.drahealth.v1alpha1.NodeWatchResourcesRequest;
 import io.jdra.proto.drahealth.v1alpha1.NodeWatchResourcesResponse;
+import io.jdra.proto.grpchealth.v1.HealthCheckRequest;
+import io.jdra.proto.grpchealth.v1.HealthCheckResponse.ServingStatus;
+import io.jdra.proto.grpchealth.v1.HealthGrpc;
 import io.jdra.proto.pluginregistration.v1.PluginInfo;
 import io.jdra.runtime.Ctx;
 import io.jdra.testing.apiserver.TestApiServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +54,7 @@ class ExampleDriverTest {
   private String node;
   private ExampleDriver driver;
   private KubeletSim kubelet;
+  private final PrometheusRegistry registry = new PrometheusRegistry();
 
   @BeforeAll
   static void startServer() {
@@ -65,7 +74,7 @@ class ExampleDriverTest {
         .nodes()
         .resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build())
         .create();
-    driver = ExampleDriver.start(Ctx.background("test"), flags(), client);
+    driver = ExampleDriver.start(Ctx.background("test"), flags(), client, registry);
     kubelet = new KubeletSim(dir.resolve("registry").resolve(DRIVER + "-reg.sock"));
   }
 
@@ -407,14 +416,93 @@ class ExampleDriverTest {
     }
   }
 
+  @Test
+  void countsPreparesAndUnpreparesByResultInUpstreamsMetrics() throws Exception {
+    kubelet.register();
+    var ok = Claims.claim(client, "m1").device(DRIVER, node, "gpu-0").create();
+    var bad = Claims.claim(client, "m2").device(DRIVER, node, "gpu-99").create();
+
+    assertThat(kubelet.prepare(KubeletSim.claim("default", "m1", uid(ok))).getError()).isEmpty();
+    assertThat(kubelet.prepare(KubeletSim.claim("default", "m2", uid(bad))).getError())
+        .contains("requested device is not allocatable: gpu-99");
+    assertThat(kubelet.unprepare(KubeletSim.claim("default", "m1", uid(ok)))).isEmpty();
+
+    String text = scrape();
+    assertThat(text)
+        .contains(
+            "# HELP dra_example_driver_prepare_claims_total [BETA] Total number of resource claim"
+                + " prepare operations handled by the driver.")
+        .contains("dra_example_driver_prepare_claims_total{result=\"success\"} 1")
+        .contains("dra_example_driver_prepare_claims_total{result=\"error\"} 1")
+        .contains("dra_example_driver_unprepare_claims_total{result=\"success\"} 1")
+        .contains("dra_example_driver_unprepare_claims_total{result=\"error\"} 0")
+        .contains("dra_example_driver_prepare_claim_duration_seconds_count{result=\"success\"} 1")
+        .contains(
+            "dra_example_driver_prepare_claim_duration_seconds_bucket{result=\"success\",le=\"0.005\"}")
+        .contains(
+            "dra_example_driver_unprepare_claim_duration_seconds_bucket{result=\"success\",le=\"10.0\"} 1")
+        .contains("dra_example_driver_fatal_background_errors_total 0");
+  }
+
+  @Test
+  void theHealthcheckProbesRegistrationAndTheDraServiceAsTheKubeletWould() throws Exception {
+    Flags base = flags();
+    Flags healthy =
+        copy(base, null, 0)
+            .withDirs(dir.resolve("cdi-h"), dir.resolve("registry-h"), dir.resolve("plugins-h"));
+    ExampleDriver withHealth = ExampleDriver.start(Ctx.background("test"), healthy, client);
+    Flags broken =
+        copy(base, null, 0)
+            .withDirs(dir.resolve("cdi-b"), dir.resolve("registry-b"), dir.resolve("plugins-b"));
+    ExampleDriver withoutDraSocket = ExampleDriver.start(Ctx.background("test"), broken, client);
+    try {
+      assertThat(driver.healthcheckPort()).as("off by default").isEqualTo(-1);
+      assertThat(health(withHealth.healthcheckPort(), "")).isEqualTo(ServingStatus.SERVING);
+      assertThat(health(withHealth.healthcheckPort(), "liveness")).isEqualTo(ServingStatus.SERVING);
+      assertThatThrownBy(() -> health(withHealth.healthcheckPort(), "readiness"))
+          .isInstanceOf(StatusRuntimeException.class)
+          .hasMessage("NOT_FOUND: unknown service");
+
+      Files.delete(broken.driverPluginPath().resolve("dra.sock"));
+      assertThat(health(withoutDraSocket.healthcheckPort(), ""))
+          .isEqualTo(ServingStatus.NOT_SERVING);
+    } finally {
+      withHealth.stop();
+      withoutDraSocket.stop();
+    }
+  }
+
+  private static ServingStatus health(int port, String service) throws InterruptedException {
+    ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    try {
+      return HealthGrpc.newBlockingStub(ch)
+          .withDeadlineAfter(20, TimeUnit.SECONDS)
+          .check(HealthCheckRequest.newBuilder().setService(service).build())
+          .getStatus();
+    } finally {
+      ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private String scrape() throws java.io.IOException {
+    var out = new java.io.ByteArrayOutputStream();
+    io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter.create()
+        .write(out, registry.scrape());
+    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   private static Flags withPodUid(Flags f, String podUid) {
+    return copy(f, podUid, f.healthcheckPort());
+  }
+
+  private static Flags copy(Flags f, String podUid, int healthcheckPort) {
     return new Flags(
         f.nodeName(),
         f.cdiRoot(),
         f.numDevices(),
         f.kubeletRegistrarDirectoryPath(),
         f.kubeletPluginsDirectoryPath(),
-        f.healthcheckPort(),
+        healthcheckPort,
         f.metricsPort(),
         f.profile(),
         f.driverName(),

@@ -31,6 +31,9 @@ public final class DriverFlags {
           "--kubeconfig",
           "--pod-uid");
 
+  /** Ports: one per driver process upstream; in jdra up every driver would want the same one. */
+  private static final List<String> PORTS = List.of("--healthcheck-port", "--metrics-port");
+
   private DriverFlags() {}
 
   /**
@@ -61,6 +64,13 @@ public final class DriverFlags {
             "--driver-flags: "
                 + name
                 + " is set by jdra up for each node and driver; leave it out");
+      }
+      if (PORTS.contains(name)) {
+        throw new IllegalArgumentException(
+            "--driver-flags: "
+                + name
+                + " would give every driver the same port; jdra up serves the drivers' metrics"
+                + " on --metrics-bind-address and has no healthcheck ports; leave it out");
       }
       String owner = ownerProfile(name);
       if (owner == null || owner.equals(profile)) {

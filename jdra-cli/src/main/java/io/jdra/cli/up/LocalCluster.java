@@ -374,7 +374,11 @@ public final class LocalCluster implements AutoCloseable {
     Path root = options.nodeRoot(node);
     for (String profile : options.profiles()) {
       Flags flags = DriverFlags.forDriver(driverFlags, options, profile, node, root);
-      ExampleDriver driver = ExampleDriver.start(ctx, flags, client);
+      // Each driver counts in its own registry, as its own process would; the merged endpoint
+      // tells the drivers of one node apart by driver name.
+      PrometheusRegistry registry = new PrometheusRegistry();
+      ExampleDriver driver = ExampleDriver.start(ctx, flags, client, registry);
+      metrics.add(registry, Labels.of("node", node, "driver", flags.driverName()));
       started.push(new Stoppable("driver " + flags.driverName() + " on " + node, driver::stop));
     }
   }

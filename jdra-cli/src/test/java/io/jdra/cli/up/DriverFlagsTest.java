@@ -54,6 +54,18 @@ class DriverFlagsTest {
         .hasMessageContaining("is set by jdra up for each node and driver");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("ports")
+  void refusesPortsEveryDriverWouldShare(String flag) {
+    assertThatThrownBy(() -> DriverFlags.forProfile(List.of(flag), "gpu"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("would give every driver the same port");
+  }
+
+  static Stream<String> ports() {
+    return Stream.of("--healthcheck-port=8081", "--metrics-port=8080", "--metrics-port");
+  }
+
   static Stream<String> reserved() {
     return Stream.of(
         "--node-name=x",
