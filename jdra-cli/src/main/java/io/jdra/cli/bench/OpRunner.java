@@ -148,9 +148,10 @@ final class OpRunner implements AutoCloseable {
     if (op.collectMetrics()) {
       measurement.collect(List.of(op.namespace()));
     }
+    List<String> lastBatch = List.of();
     if (op.steadyState()) {
       podsPerNamespace.merge(op.namespace(), op.count(), Math::max);
-      new SteadyState(c, watch, op, this::createBatch, progress).run();
+      lastBatch = new SteadyState(c, watch, op, this::createBatch, progress).run();
     } else {
       podsPerNamespace.merge(op.namespace(), op.count(), Integer::sum);
       createBatch(op);
@@ -162,17 +163,20 @@ final class OpRunner implements AutoCloseable {
       stopMeasuring();
     }
     if (op.steadyState()) {
-      // The last batch is not measured, but must still get scheduled for the end-state check.
-      // Asked of the API server: right after a delete and a create the informer's cache may
-      // still hold the deleted batch and not yet the new one.
-      awaitLiveBound(op.namespace());
+      // The last batch is not measured, but must still get scheduled for the end-state check;
+      // earlier batches were deleted, so it is these pods the watch must see bound.
+      awaitBound(op.namespace(), lastBatch);
     }
   }
 
-  /** Creates the op's {@code count} pods, .Index 0..count-1, telling the tracker if measured. */
-  void createBatch(Op.CreatePods op) throws Exception {
+  /**
+   * Creates the op's {@code count} pods, .Index 0..count-1, telling the tracker if measured;
+   * returns their UIDs.
+   */
+  List<String> createBatch(Op.CreatePods op) throws Exception {
     String template = op.podTemplatePath();
     boolean measured = measurement.measures(op.namespace());
+    String[] uids = new String[op.count()];
     Parallel.forEach(
         op.count(),
         i -> {
@@ -183,10 +187,12 @@ final class OpRunner implements AutoCloseable {
           p.getMetadata().setNamespace(op.namespace());
           long start = System.nanoTime();
           Pod created = c.pods().inNamespace(op.namespace()).resource(p).create();
+          uids[i] = created.getMetadata().getUid();
           if (measured) {
             measurement.tracker().created(created.getMetadata().getUid(), start);
           }
         });
+    return List.of(uids);
   }
 
   private void barrier(List<String> ns) throws Exception {
@@ -195,47 +201,44 @@ final class OpRunner implements AutoCloseable {
     }
   }
 
+  /** Waits, woken by the pod watch, until {@code want} pods of the namespace have a node. */
   private void awaitScheduled(String ns, int want) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
-    long lastPrint = 0;
-    while (true) {
-      int got = watch.counts(ns)[0];
-      if (got >= want) {
-        return;
-      }
-      long now = System.nanoTime();
-      if (now > deadline) {
-        throw new BenchTimeout(
-            "namespace " + ns + ": " + got + " of " + want + " pods scheduled after " + timeout);
-      }
-      if (now - lastPrint > 5_000_000_000L && !measurement.measures(ns)) {
-        progress.printf("%s: %d/%d pods scheduled%n", ns, got, want);
-        progress.flush();
-        lastPrint = now;
-      }
-      Thread.sleep(100);
+    boolean quiet = measurement.measures(ns);
+    if (!watch.awaitScheduled(
+        ns,
+        want,
+        deadline,
+        5_000_000_000L,
+        got -> {
+          if (!quiet) {
+            progress.printf("%s: %d/%d pods scheduled%n", ns, got, want);
+            progress.flush();
+          }
+        })) {
+      throw new BenchTimeout(
+          "namespace "
+              + ns
+              + ": "
+              + watch.counts(ns)[0]
+              + " of "
+              + want
+              + " pods scheduled after "
+              + timeout);
     }
   }
 
-  private void awaitLiveBound(String ns) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      int live = 0;
-      int bound = 0;
-      for (Pod p : c.pods().inNamespace(ns).list().getItems()) {
-        if (p.getMetadata().getDeletionTimestamp() == null) {
-          live++;
-          bound += p.getSpec().getNodeName() == null ? 0 : 1;
-        }
-      }
-      if (bound == live) {
-        return;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new BenchTimeout(
-            "namespace " + ns + ": " + bound + " of " + live + " pods scheduled after " + timeout);
-      }
-      Thread.sleep(200);
+  private void awaitBound(String ns, List<String> uids) throws Exception {
+    if (!watch.awaitBound(uids, System.nanoTime() + timeout.toNanos())) {
+      throw new BenchTimeout(
+          "namespace "
+              + ns
+              + ": "
+              + watch.boundOf(uids)
+              + " of "
+              + uids.size()
+              + " pods scheduled after "
+              + timeout);
     }
   }
 

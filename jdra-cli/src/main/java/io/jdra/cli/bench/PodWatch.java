@@ -4,18 +4,30 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * One informer on every pod, as scheduler_perf's pod informer: counts scheduled pods per namespace
- * from its cache and tells listeners when a pod is first seen with a node. Handlers only record and
- * hand on; listeners must not block.
+ * One informer on every pod, as scheduler_perf's pod informer: keeps per namespace how many pods
+ * exist and how many have a node, and which pods are bound, as its events arrive, and tells
+ * listeners when a pod is first seen with a node. Waits are woken by those events, not by polling.
+ * Handlers only record and hand on; listeners must not block.
  */
 final class PodWatch implements AutoCloseable {
   private final SharedIndexInformer<Pod> informer;
   private final List<Consumer<Pod>> onScheduled = new CopyOnWriteArrayList<>();
+
+  /** Guards the counts below; notified on every change. */
+  private final Object lock = new Object();
+
+  private final Map<String, int[]> counts = new HashMap<>();
+  private final Set<String> bound = new HashSet<>();
 
   PodWatch(KubernetesClient c) {
     informer =
@@ -25,28 +37,51 @@ final class PodWatch implements AutoCloseable {
                 new ResourceEventHandler<>() {
                   @Override
                   public void onAdd(Pod p) {
-                    if (p.getSpec().getNodeName() != null) {
-                      scheduled(p);
-                    }
+                    changed(null, p);
                   }
 
                   @Override
                   public void onUpdate(Pod o, Pod p) {
-                    if (o.getSpec().getNodeName() == null && p.getSpec().getNodeName() != null) {
-                      scheduled(p);
-                    }
+                    changed(o, p);
                   }
 
                   @Override
-                  public void onDelete(Pod p, boolean unknown) {}
+                  public void onDelete(Pod p, boolean unknown) {
+                    synchronized (lock) {
+                      int[] n = counts(p);
+                      n[1]--;
+                      if (bound.remove(p.getMetadata().getUid())) {
+                        n[0]--;
+                      }
+                      lock.notifyAll();
+                    }
+                  }
                 },
                 0);
   }
 
-  private void scheduled(Pod p) {
-    for (Consumer<Pod> l : onScheduled) {
-      l.accept(p);
+  private void changed(Pod old, Pod p) {
+    boolean scheduled = p.getSpec().getNodeName() != null;
+    boolean newly = scheduled && (old == null || old.getSpec().getNodeName() == null);
+    synchronized (lock) {
+      int[] n = counts(p);
+      if (old == null) {
+        n[1]++;
+      }
+      if (scheduled && bound.add(p.getMetadata().getUid())) {
+        n[0]++;
+      }
+      lock.notifyAll();
     }
+    if (newly) {
+      for (Consumer<Pod> l : onScheduled) {
+        l.accept(p);
+      }
+    }
+  }
+
+  private int[] counts(Pod p) {
+    return counts.computeIfAbsent(p.getMetadata().getNamespace(), k -> new int[2]);
   }
 
   void addListener(Consumer<Pod> l) {
@@ -57,19 +92,71 @@ final class PodWatch implements AutoCloseable {
     onScheduled.remove(l);
   }
 
-  /** Pods in the namespace that have a node, and all pods there, from the cache. */
+  /** Pods in the namespace that have a node, and all pods there. */
   int[] counts(String namespace) {
-    int scheduled = 0;
-    int all = 0;
-    for (Pod p : informer.getStore().list()) {
-      if (namespace.equals(p.getMetadata().getNamespace())) {
-        all++;
-        if (p.getSpec().getNodeName() != null) {
-          scheduled++;
+    synchronized (lock) {
+      int[] n = counts.get(namespace);
+      return n == null ? new int[2] : n.clone();
+    }
+  }
+
+  /**
+   * Waits until at least {@code want} pods of the namespace have a node; false if {@code
+   * deadlineNanos} (System.nanoTime) passed first or {@code report} asked to stop. {@code report}
+   * gets the count each {@code reportEveryNanos} while waiting.
+   */
+  boolean awaitScheduled(
+      String namespace, int want, long deadlineNanos, long reportEveryNanos, Report report)
+      throws InterruptedException {
+    long nextReport = System.nanoTime() + reportEveryNanos;
+    synchronized (lock) {
+      while (true) {
+        int[] n = counts.get(namespace);
+        if ((n == null ? 0 : n[0]) >= want) {
+          return true;
         }
+        long now = System.nanoTime();
+        if (now >= deadlineNanos) {
+          return false;
+        }
+        if (now >= nextReport) {
+          report.scheduled(n == null ? 0 : n[0]);
+          nextReport = now + reportEveryNanos;
+        }
+        long wait = Math.min(deadlineNanos, nextReport) - now;
+        lock.wait(Math.max(1, wait / 1_000_000));
       }
     }
-    return new int[] {scheduled, all};
+  }
+
+  /** Waits until every pod with one of these UIDs was seen with a node; false at the deadline. */
+  boolean awaitBound(Collection<String> uids, long deadlineNanos) throws InterruptedException {
+    synchronized (lock) {
+      while (!bound.containsAll(uids)) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        lock.wait(Math.max(1, left / 1_000_000));
+      }
+      return true;
+    }
+  }
+
+  /** How many of these UIDs were seen with a node. */
+  int boundOf(Collection<String> uids) {
+    synchronized (lock) {
+      int n = 0;
+      for (String u : uids) {
+        n += bound.contains(u) ? 1 : 0;
+      }
+      return n;
+    }
+  }
+
+  /** Progress while waiting. */
+  interface Report {
+    void scheduled(int count);
   }
 
   @Override

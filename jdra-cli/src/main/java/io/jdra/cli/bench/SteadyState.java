@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -12,13 +13,15 @@ import java.util.function.Consumer;
 /**
  * createPods with {@code steadyState}, as upstream's createPodsSteadily: create a batch of {@code
  * count} pods; each time {@code count} more have been scheduled, delete every pod of the namespace
- * (grace period 0, background propagation) and create the next batch; stop after {@code duration}.
- * The cluster thus stays at the utilisation the earlier ops set up.
+ * (grace period 0, background propagation) and create the next batch; stop after {@code duration},
+ * counted from before the first batch is created, as upstream's context timeout. The cluster thus
+ * stays at the utilisation the earlier ops set up.
  */
 final class SteadyState {
   /** Creates one batch of the op's pods. */
   interface BatchCreator {
-    void create(Op.CreatePods op) throws Exception;
+    /** Returns the UIDs of the pods created. */
+    List<String> create(Op.CreatePods op) throws Exception;
   }
 
   private final KubernetesClient c;
@@ -40,7 +43,8 @@ final class SteadyState {
     this.progress = progress;
   }
 
-  void run() throws Exception {
+  /** Runs for the op's duration; returns the UIDs of the last batch, which is left in place. */
+  List<String> run() throws Exception {
     BlockingQueue<Pod> scheduled = new LinkedBlockingQueue<>();
     Consumer<Pod> listener =
         p -> {
@@ -50,8 +54,9 @@ final class SteadyState {
         };
     watch.addListener(listener);
     try {
-      creator.create(op);
+      // As upstream, the duration includes creating the first batch.
       long deadline = System.nanoTime() + op.duration().toNanos();
+      List<String> batch = creator.create(op);
       int count = 0;
       while (true) {
         long left = deadline - System.nanoTime();
@@ -65,13 +70,14 @@ final class SteadyState {
               .withGracePeriod(0)
               .withPropagationPolicy(DeletionPropagation.BACKGROUND)
               .delete();
-          creator.create(op);
+          batch = creator.create(op);
         }
       }
       progress.printf(
           "steady state in %s: %d pods scheduled in %ds%n",
           op.namespace(), count, op.duration().toSeconds());
       progress.flush();
+      return batch;
     } finally {
       watch.removeListener(listener);
     }
