@@ -62,6 +62,7 @@ final class PodLifecycle {
   private final EventRecorder recorder;
   private final ContainerEvents events;
   private final PodStatuses statuses;
+  private final String nodeIp;
   private final BiConsumer<String, Duration> enqueueAfter;
 
   PodLifecycle(
@@ -81,6 +82,7 @@ final class PodLifecycle {
     this.recorder = recorder;
     this.events = new ContainerEvents(recorder);
     this.statuses = new PodStatuses(client, manager, ctx.clock(), nodeIp);
+    this.nodeIp = nodeIp;
     this.enqueueAfter = enqueueAfter;
   }
 
@@ -193,7 +195,7 @@ final class PodLifecycle {
       throws PrepareException {
     Map<String, String> env;
     try {
-      env = environment(pod, c, podIp, cdi.resolve(manager.cdiDevices(pod, c)).env());
+      env = environment(pod, c, podIp, nodeIp, cdi.resolve(manager.cdiDevices(pod, c)).env());
     } catch (CdiRegistry.UnresolvableDevicesException e) {
       String msg =
           "failed to create containerd task: CDI device injection failed: " + e.getMessage();
@@ -338,14 +340,14 @@ final class PodLifecycle {
 
   /** The container's environment as its process would see it, CDI edits applied last. */
   private static Map<String, String> environment(
-      Pod pod, Container c, String podIp, List<String> cdiEnv) {
+      Pod pod, Container c, String podIp, String hostIp, List<String> cdiEnv) {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
     env.put("HOSTNAME", pod.getMetadata().getName());
     env.put("HOME", "/root");
     if (c.getEnv() != null) {
       for (EnvVar e : c.getEnv()) {
-        env.put(e.getName(), value(pod, e, podIp));
+        env.put(e.getName(), value(pod, e, podIp, hostIp));
       }
     }
     for (String kv : cdiEnv) {
@@ -357,20 +359,12 @@ final class PodLifecycle {
     return env;
   }
 
-  private static String value(Pod pod, EnvVar e, String podIp) {
+  private static String value(Pod pod, EnvVar e, String podIp, String hostIp) {
     if (e.getValue() != null) {
       return e.getValue();
     }
     if (e.getValueFrom() != null && e.getValueFrom().getFieldRef() != null) {
-      return switch (e.getValueFrom().getFieldRef().getFieldPath()) {
-        case "metadata.name" -> pod.getMetadata().getName();
-        case "metadata.namespace" -> pod.getMetadata().getNamespace();
-        case "metadata.uid" -> pod.getMetadata().getUid();
-        case "spec.nodeName" -> pod.getSpec().getNodeName();
-        case "spec.serviceAccountName" -> nullToEmpty(pod.getSpec().getServiceAccountName());
-        case "status.podIP" -> podIp;
-        default -> "";
-      };
+      return DownwardApi.value(pod, e.getValueFrom().getFieldRef().getFieldPath(), podIp, hostIp);
     }
     return "";
   }
@@ -515,9 +509,5 @@ final class PodLifecycle {
   private static String annotation(Pod pod, String name) {
     var a = pod.getMetadata().getAnnotations();
     return a == null ? null : a.get(name);
-  }
-
-  private static String nullToEmpty(String s) {
-    return s == null ? "" : s;
   }
 }
