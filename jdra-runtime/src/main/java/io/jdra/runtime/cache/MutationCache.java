@@ -87,7 +87,13 @@ public final class MutationCache<T extends HasMetadata> {
     return Optional.of(newer(key, cached));
   }
 
-  /** The informer's index result with recorded newer objects substituted (and adds included). */
+  /**
+   * The informer's index result with recorded newer objects substituted (and adds included). A
+   * recorded object the informer adds while this runs is returned once, as the newer of the two
+   * copies: the informer's index scan and its key lookup are two reads, and a claim added between
+   * them must not fall through both (it did: the ResourceClaim controller then made a second claim
+   * for the pod).
+   */
   public List<T> byIndex(String indexName, String indexKey) {
     List<T> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
@@ -102,10 +108,13 @@ public final class MutationCache<T extends HasMetadata> {
         throw new IllegalArgumentException("no index named " + indexName);
       }
       for (Map.Entry<String, T> e : liveRecorded().entrySet()) {
-        if (!seen.contains(e.getKey())
-            && backing.getByKey(e.getKey()) == null
-            && indexFunc.apply(e.getValue()).contains(indexKey)) {
-          out.add(e.getValue());
+        if (seen.contains(e.getKey())) {
+          continue;
+        }
+        T cached = backing.getByKey(e.getKey());
+        T obj = cached == null ? e.getValue() : newer(e.getKey(), cached);
+        if (indexFunc.apply(obj).contains(indexKey)) {
+          out.add(obj);
         }
       }
     }

@@ -72,6 +72,42 @@ class MutationCacheTest {
   }
 
   @Test
+  void aRecordedObjectTheInformerAddsDuringTheIndexScanIsStillFound() {
+    ResourceClaim created = claim("created", "4");
+    CacheImpl<ResourceClaim> racing =
+        new CacheImpl<>(
+            Cache.NAMESPACE_INDEX, Cache::metaNamespaceIndexFunc, Cache::metaNamespaceKeyFunc) {
+          @Override
+          public List<ResourceClaim> byIndex(String indexName, String indexKey) {
+            List<ResourceClaim> before = super.byIndex(indexName, indexKey);
+            put(created); // the informer's watch delivers the add right after the scan
+            return before;
+          }
+        };
+    racing.addIndexers(
+        Map.of("owner", c -> List.of(c.getMetadata().getOwnerReferences().get(0).getUid())));
+    MutationCache<ResourceClaim> cache =
+        new MutationCache<>(racing, clock, Duration.ofHours(1), true);
+    cache.mutation(created);
+
+    assertThat(cache.byIndex("owner", "pod-uid"))
+        .extracting(c -> c.getMetadata().getName())
+        .containsExactly("created");
+  }
+
+  @Test
+  void aRecordedObjectIsNotReturnedForAnIndexItsInformerCopyLeft() {
+    cache.mutation(claim("moved", "4"));
+    informer.put(
+        Make.claim("moved").namespace("ns").resourceVersion("6").ownerPod("q", "other").obj());
+
+    assertThat(cache.byIndex("owner", "pod-uid")).isEmpty();
+    assertThat(cache.byIndex("owner", "other"))
+        .extracting(c -> c.getMetadata().getResourceVersion())
+        .containsExactly("6");
+  }
+
+  @Test
   void capacityDropsTheOldestRecord() {
     MutationCache<ResourceClaim> small =
         new MutationCache<>(informer, clock, Duration.ofHours(1), true, 2);
