@@ -91,7 +91,7 @@ final class BuiltInResources {
             .categories("all")
             .columns(
                 computed("READY", Printers::podReady),
-                computed("STATUS", Printers::podStatus),
+                computed("STATUS", PodStatusColumn::of),
                 computed("RESTARTS", Printers::podRestarts),
                 wide("IP", "status.podIP"),
                 wide("NODE", "spec.nodeName"))

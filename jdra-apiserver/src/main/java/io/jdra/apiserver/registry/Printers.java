@@ -25,25 +25,6 @@ final class Printers {
     return ready + "/" + o.at("/spec/containers").size();
   }
 
-  /** Pods' STATUS: Terminating, the pod's reason, a waiting container's reason, or the phase. */
-  static String podStatus(JsonNode o) {
-    if (o.at("/metadata/deletionTimestamp").isString()) {
-      return "Terminating";
-    }
-    String reason = text(o.at("/status/reason"));
-    if (reason != null) {
-      return reason;
-    }
-    for (JsonNode c : o.at("/status/containerStatuses")) {
-      String waiting = c.at("/state/waiting/reason").asString(null);
-      if (waiting != null && !waiting.isEmpty()) {
-        return waiting;
-      }
-    }
-    String phase = text(o.at("/status/phase"));
-    return phase == null ? "Unknown" : phase;
-  }
-
   /** Pods' RESTARTS: the sum over container statuses. */
   static String podRestarts(JsonNode o) {
     long s = 0;
