@@ -151,6 +151,10 @@ class PodGroupDemoE2ETest {
     return p.getStatus().getConditions().stream()
         .filter(c -> "PodScheduled".equals(c.getType()))
         .findFirst()
-        .orElseThrow();
+        // An AssertionError, so that an await().untilAsserted retries while the scheduler has not
+        // written the condition yet (any other exception ends the wait at once).
+        .orElseThrow(() ->
+            new AssertionError(
+                "pod " + p.getMetadata().getName() + " has no PodScheduled condition yet"));
   }
 }
