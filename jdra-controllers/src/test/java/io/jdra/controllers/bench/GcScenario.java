@@ -87,11 +87,7 @@ public final class GcScenario {
                 .withName("owner")
                 .withPropagationPolicy(policy)
                 .delete(),
-        () ->
-            client.configMaps().inNamespace(ns).list().getItems().stream()
-                .noneMatch(c ->
-                    c.getMetadata().getName().startsWith("cm-")
-                        || c.getMetadata().getName().equals("owner")));
+        () -> gone(client, ns));
   }
 
   /**
