@@ -56,5 +56,18 @@ record Deps(
   interface PodGroups {
     java.util.Optional<io.fabric8.kubernetes.api.model.GenericKubernetesResource> get(
         String namespace, String name);
+
+    /** PodGroups read with a GET through this client. */
+    static PodGroups fromApi(io.fabric8.kubernetes.client.KubernetesClient client) {
+      return (ns, name) ->
+          java.util.Optional.ofNullable(
+              client
+                  .genericKubernetesResources(
+                      io.jdra.api.resourceclaim.PodGroupClaims.API_VERSION,
+                      io.jdra.api.resourceclaim.PodGroupClaims.KIND)
+                  .inNamespace(ns)
+                  .withName(name)
+                  .get());
+    }
   }
 }

@@ -123,15 +123,7 @@ public final class ResourceClaimController {
             ResourceClaimMetrics.create(registry, claimLister::list),
             new UidCache(MAX_UID_CACHE_ENTRIES),
             features,
-            (ns, name) ->
-                java.util.Optional.ofNullable(
-                    client
-                        .genericKubernetesResources(
-                            io.jdra.api.resourceclaim.PodGroupClaims.API_VERSION,
-                            io.jdra.api.resourceclaim.PodGroupClaims.KIND)
-                        .inNamespace(ns)
-                        .withName(name)
-                        .get()));
+            Deps.PodGroups.fromApi(client));
     RateLimitingQueue<String> queue =
         WorkQueues.rateLimiting(
             QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);

@@ -75,15 +75,7 @@ final class Harness {
               ResourceClaimMetrics.create(registry, claimLister::list),
               new UidCache(ResourceClaimController.MAX_UID_CACHE_ENTRIES),
               features,
-              (ns, name) ->
-                  java.util.Optional.ofNullable(
-                      client
-                          .genericKubernetesResources(
-                              io.jdra.api.resourceclaim.PodGroupClaims.API_VERSION,
-                              io.jdra.api.resourceclaim.PodGroupClaims.KIND)
-                          .inNamespace(ns)
-                          .withName(name)
-                          .get()));
+              Deps.PodGroups.fromApi(client));
       controller = new ResourceClaimController(deps, queue, List.of(() -> true));
     }
     return controller;
