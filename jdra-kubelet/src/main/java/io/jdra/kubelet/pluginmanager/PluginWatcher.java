@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -25,6 +26,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Watches the kubelet's plugin registration directory ({@code <root>/plugins_registry}) and
@@ -36,18 +38,31 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Sockets already present at start count as added. Files whose names start with "." and anything
  * that is not a Unix socket are ignored. All registration work happens in {@link #rescan}, one call
- * at a time, triggered by inotify events.
+ * at a time, triggered by inotify events. A socket whose GetInfo fails (a plugin that created its
+ * socket file a moment before it listens, or one still starting) is retried with upstream's
+ * operation backoff, 500 ms doubling to 2 min 2 s, as the kubelet's reconciler does: no further
+ * change in the directory may ever come.
  */
 public final class PluginWatcher implements AutoCloseable {
   /** Upstream's timeout for GetInfo and NotifyRegistrationStatus on a registration socket. */
   private static final long REGISTRATION_CALL_SECONDS = 10;
+
+  /** Upstream's exponential backoff for a failed operation: initial and maximum delay. */
+  static final Duration RETRY_INITIAL = Duration.ofMillis(500);
+
+  static final Duration RETRY_MAX = Duration.ofSeconds(122);
 
   private record Registered(
       Object fileKey, long modified, String type, String name, String endpoint) {}
 
   private final Path dir;
   private final Map<String, PluginHandler> handlers;
+  private final Function<Path, ManagedChannel> channels;
   private final Map<Path, Registered> registered = new HashMap<>();
+
+  /** Sockets whose GetInfo failed, with the number of failures in a row. */
+  private final Map<Path, Integer> failures = new HashMap<>();
+
   private final CompletableFuture<Void> synced = new CompletableFuture<>();
   private Logger logger;
   private WatchService watch;
@@ -55,8 +70,15 @@ public final class PluginWatcher implements AutoCloseable {
 
   /** A watcher of {@code dir} dispatching plugin types (e.g. {@code DRAPlugin}) to handlers. */
   public PluginWatcher(Path dir, Map<String, PluginHandler> handlers) {
+    this(dir, handlers, UnixSockets::channel);
+  }
+
+  /** As above, dialling registration sockets through {@code channels} (tests inject failures). */
+  PluginWatcher(
+      Path dir, Map<String, PluginHandler> handlers, Function<Path, ManagedChannel> channels) {
     this.dir = dir;
     this.handlers = Map.copyOf(handlers);
+    this.channels = channels;
   }
 
   /** Creates the directory, registers what is there, and follows changes until {@link #close}. */
@@ -83,9 +105,19 @@ public final class PluginWatcher implements AutoCloseable {
   private void loop() {
     while (true) {
       try {
-        var key = watch.take();
-        key.pollEvents();
-        key.reset();
+        WatchService w;
+        synchronized (this) {
+          w = watch;
+        }
+        if (w == null) {
+          return; // closed
+        }
+        long retryMillis = retryDelayMillis();
+        var key = retryMillis < 0 ? w.take() : w.poll(retryMillis, TimeUnit.MILLISECONDS);
+        if (key != null) {
+          key.pollEvents();
+          key.reset();
+        }
         rescan();
       } catch (ClosedWatchServiceException | InterruptedException e) {
         return;
@@ -101,6 +133,7 @@ public final class PluginWatcher implements AutoCloseable {
    */
   public synchronized void rescan() {
     Map<Path, BasicFileAttributes> sockets = sockets();
+    failures.keySet().retainAll(sockets.keySet());
     for (Path gone : new HashSet<>(registered.keySet())) {
       BasicFileAttributes now = sockets.get(gone);
       Registered r = registered.get(gone);
@@ -113,6 +146,19 @@ public final class PluginWatcher implements AutoCloseable {
         register(e.getKey(), e.getValue());
       }
     }
+  }
+
+  /**
+   * How long until the next retry of a failed socket (the fewest failures decide), or -1 when none
+   * failed.
+   */
+  private synchronized long retryDelayMillis() {
+    return failures.values().stream().mapToLong(PluginWatcher::backoffMillis).min().orElse(-1);
+  }
+
+  static long backoffMillis(int failuresInARow) {
+    long delay = RETRY_INITIAL.toMillis() << Math.min(failuresInARow - 1, 20);
+    return Math.min(delay, RETRY_MAX.toMillis());
   }
 
   private static boolean sameFile(Registered r, BasicFileAttributes a) {
@@ -141,12 +187,13 @@ public final class PluginWatcher implements AutoCloseable {
 
   private void register(Path socket, BasicFileAttributes attrs) {
     Logger log = logger.withValues("path", socket.toString());
-    ManagedChannel channel = UnixSockets.channel(socket);
+    ManagedChannel channel = channels.apply(socket);
     try {
       var stub = RegistrationGrpc.newBlockingStub(channel);
       PluginInfo info =
           stub.withDeadlineAfter(REGISTRATION_CALL_SECONDS, TimeUnit.SECONDS)
               .getInfo(InfoRequest.getDefaultInstance());
+      failures.remove(socket);
       String error = registerWithHandler(info);
       // Remembered even when it failed, so a broken plugin is not retried in a tight loop; it
       // gets another chance when its socket is recreated.
@@ -168,9 +215,17 @@ public final class PluginWatcher implements AutoCloseable {
       stub.withDeadlineAfter(REGISTRATION_CALL_SECONDS, TimeUnit.SECONDS)
           .notifyRegistrationStatus(status.build());
     } catch (StatusRuntimeException e) {
-      // Not answering GetInfo: the socket may be stale or the plugin still starting; the next
-      // change in the directory retries.
-      log.info("GetInfo on registration socket failed", "err", e.getStatus().toString());
+      // Not answering GetInfo: the socket may be stale or the plugin still starting. Retried
+      // with backoff, and at once on the next change in the directory.
+      int n = failures.merge(socket, 1, Integer::sum);
+      log.info(
+          "GetInfo on registration socket failed",
+          "err",
+          e.getStatus().toString(),
+          "failures",
+          n,
+          "retryIn",
+          Duration.ofMillis(backoffMillis(n)).toString());
     } finally {
       channel.shutdownNow();
     }
