@@ -203,7 +203,25 @@ class GarbageCollectorIntegrationTest {
                     .endSpec()
                     .build())
             .create();
-    configMap(client, "job-dep", ref(job, false));
+    // Jobs and ConfigMaps come through two watches: had the collector processed the Job's orphan
+    // finalizer before it saw the ConfigMap, it would orphan nothing and later collect the
+    // ConfigMap as dangling (upstream's collector has the same window). A second owner that never
+    // existed makes the collector's visit observable: it drops that reference only once the
+    // ConfigMap is in its graph, as a dependent of the Job.
+    OwnerReference ghost =
+        new OwnerReferenceBuilder()
+            .withApiVersion("v1")
+            .withKind("ConfigMap")
+            .withName("never-existed")
+            .withUid(UUID.randomUUID().toString())
+            .build();
+    configMap(client, "job-dep", ref(job, false), ghost);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(get(client, "job-dep").getMetadata().getOwnerReferences())
+                .extracting(OwnerReference::getUid)
+                .containsExactly(job.getMetadata().getUid()));
     // No propagation policy (fabric8 would send Background): the batch/v1 default, orphan.
     client.raw(
         client.getMasterUrl().toString().replaceAll("/+$", "")
@@ -217,6 +235,10 @@ class GarbageCollectorIntegrationTest {
         .until(() -> client.batch().v1().jobs().inNamespace(NS).withName("j1").get() == null);
     await()
         .atMost(WAIT)
-        .until(() -> get(client, "job-dep").getMetadata().getOwnerReferences().isEmpty());
+        .untilAsserted(() -> {
+          ConfigMap dep = get(client, "job-dep");
+          assertThat(dep).as("orphaned dependent").isNotNull();
+          assertThat(dep.getMetadata().getOwnerReferences()).isEmpty();
+        });
   }
 }

@@ -72,12 +72,14 @@ class ExampleDriverNodeTest {
 
   @Test
   void podRunsWithTheGpuEnvironmentAndDeletionRemovesTheCdiSpec() throws Exception {
+    // One assertion each, so that a timeout says which step did not happen.
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() ->
-            kubelet.plugins().registeredDrivers().contains(DRIVER)
-                && driver.published()
-                && !slices().isEmpty());
+        .untilAsserted(() -> {
+          assertThat(kubelet.plugins().registeredDrivers()).as("registered").contains(DRIVER);
+          assertThat(driver.published()).as("driver published its slices").isTrue();
+          assertThat(slices()).as("slices of node-1").isNotEmpty();
+        });
     ResourceSlice slice = slices().get(0);
     String device = slice.getSpec().getDevices().get(0).getName();
 
