@@ -52,19 +52,22 @@ final class ClaimRatcheting {
     // The managed fields are most of a claim's metadata; the stored ones are the server's own, so
     // when the write carries them unchanged they are neither decoded, checked nor re-encoded.
     boolean storedManaged = Json.sameValue(managed, Json.at(old, "metadata.managedFields"));
+    JsonNode written = storedManaged ? without(obj.get("metadata"), MANAGED) : obj.get("metadata");
     ResourceClaim claim = new ResourceClaim();
-    claim.setMetadata(
-        read(
-            storedManaged ? without(obj.get("metadata"), MANAGED) : obj.get("metadata"),
-            ObjectMeta.class));
+    claim.setMetadata(read(written, ObjectMeta.class));
     ResourceClaim stored = new ResourceClaim();
     stored.setMetadata(read(without(old.get("metadata"), MANAGED), ObjectMeta.class));
     List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
     keepStored(obj, old, "spec");
     keepStored(obj, old, "status");
-    DraAdmission.writeField(obj, "metadata", claim.getMetadata());
-    if (storedManaged && managed != null && obj.get("metadata") instanceof ObjectNode m) {
-      m.set(MANAGED, managed);
+    // Validation changes nothing: encoding the decoded metadata again gives the same values
+    // unless the tree holds what encoding drops or rewrites (nulls, empty lists or maps,
+    // fractions).
+    if (!(written instanceof ObjectNode) || !encoded(written)) {
+      DraAdmission.writeField(obj, "metadata", claim.getMetadata());
+      if (storedManaged && managed != null && obj.get("metadata") instanceof ObjectNode m) {
+        m.set(MANAGED, managed);
+      }
     }
     return errs;
   }
@@ -211,7 +214,7 @@ final class ClaimRatcheting {
       return null;
     }
     try {
-      return Json.MAPPER.treeToValue(node, type);
+      return Json.treeToValue(node, type);
     } catch (JacksonException e) {
       throw ApiException.badRequest(
           "ResourceClaim in version \"v1\" cannot be handled as a ResourceClaim: "

@@ -189,7 +189,7 @@ public final class DraAdmission implements Admission {
 
   static <T> T read(ObjectNode node, Class<T> type) {
     try {
-      return Json.MAPPER.treeToValue(node, type);
+      return Json.treeToValue(node, type);
     } catch (JacksonException e) {
       throw ApiException.badRequest(
           type.getSimpleName()

@@ -276,6 +276,15 @@ final class WatchSession implements WatchListener {
     return b;
   }
 
+  /** As {@link #event(String, Buffer)} for an object's JSON bytes. */
+  static Buffer event(String type, byte[] object) {
+    Buffer b = Buffer.buffer(object.length + 32);
+    b.appendString("{\"type\":\"").appendString(type).appendString("\",\"object\":");
+    b.appendBytes(object);
+    b.appendString("}\n");
+    return b;
+  }
+
   static Consumer<Buffer> ignore() {
     return b -> {};
   }

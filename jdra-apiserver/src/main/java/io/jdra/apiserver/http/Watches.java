@@ -1,5 +1,6 @@
 package io.jdra.apiserver.http;
 
+import io.jdra.apiserver.convert.Conversion;
 import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
@@ -262,6 +263,9 @@ final class Watches {
                   Long.toString(object.resourceVersion()),
                   service.clock().instant());
           return WatchSession.event(type, Buffer.buffer(Json.bytes(tab)));
+        }
+        if (!Conversion.needed(t, version)) {
+          return WatchSession.event(type, object.json()); // the stored bytes, copied once
         }
         return WatchSession.event(type, Encoding.object(t, version, object));
       }

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -92,6 +93,22 @@ public final class Json {
       m.put(e.getKey(), e.getValue().isNull() ? "" : e.getValue().asString());
     }
     return m;
+  }
+
+  private static final ClassValue<ObjectReader> READERS =
+      new ClassValue<>() {
+        @Override
+        protected ObjectReader computeValue(Class<?> type) {
+          return MAPPER.readerFor(type);
+        }
+      };
+
+  /**
+   * A tree read into a model class, as {@code MAPPER.treeToValue} reads it, with the class's reader
+   * built once rather than its type resolved on every call (admission decodes on every write).
+   */
+  public static <T> T treeToValue(JsonNode node, Class<T> type) {
+    return READERS.get(type).readValue(node);
   }
 
   public static byte[] bytes(JsonNode node) {

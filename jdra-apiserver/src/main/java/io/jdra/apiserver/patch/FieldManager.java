@@ -67,16 +67,17 @@ final class FieldManager {
     return new FieldPath(l);
   }
 
+  private static final FieldPath STATUS = path("status");
+  private static final FieldPath SPEC = path("spec");
+
   private record Context(String apiVersion, String kind, Field root, String subresource) {
     /** Drops the fields the strategy resets for this endpoint (status or everything else). */
     FieldSet ignore(FieldSet s) {
-      FieldPath status = path("status");
-      FieldPath spec = path("spec");
       if ("status".equals(subresource)) {
-        return s.filter(p -> !p.startsWith(spec));
+        return s.filter(p -> !p.startsWith(SPEC));
       }
       if (subresource.isEmpty() && STATUS_KINDS.contains(kind)) {
-        return s.filter(p -> !p.startsWith(status));
+        return s.filter(p -> !p.startsWith(STATUS));
       }
       return s;
     }

@@ -281,7 +281,7 @@ public final class ObjectService {
     meta.put("name", name);
     checkNamespace(t, ns, meta);
     long wanted = parseVersion(Json.text(meta, "resourceVersion"));
-    return guaranteedUpdate(t, ns, name, sub, wanted, opts, current -> body.deepCopy());
+    return guaranteedUpdate(t, ns, name, sub, wanted, opts, current -> body.deepCopy(), false);
   }
 
   /**
@@ -301,6 +301,22 @@ public final class ObjectService {
       long preconditionVersion,
       WriteOptions opts,
       UnaryOperator<ObjectNode> mutate) {
+    return guaranteedUpdate(t, ns, name, sub, preconditionVersion, opts, mutate, true);
+  }
+
+  /**
+   * As above; {@code copyCurrent} false when {@code mutate} does not read its argument (a PUT's
+   * body replaces the object), which then is not copied.
+   */
+  private CompletableFuture<StoredObject> guaranteedUpdate(
+      ResourceType t,
+      String ns,
+      String name,
+      String sub,
+      long preconditionVersion,
+      WriteOptions opts,
+      UnaryOperator<ObjectNode> mutate,
+      boolean copyCurrent) {
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {
       StoredObject current = get(t, ns, name);
@@ -308,7 +324,7 @@ public final class ObjectService {
         throw ApiException.modified(t, name);
       }
       ObjectNode old = Json.parseObject(current.json());
-      ObjectNode desired = mutate.apply(old.deepCopy());
+      ObjectNode desired = mutate.apply(copyCurrent ? old.deepCopy() : null);
       long desiredVersion = parseVersion(Json.text(desired, "metadata.resourceVersion"));
       if (desiredVersion != 0 && desiredVersion != current.resourceVersion()) {
         throw ApiException.modified(t, name);

@@ -72,7 +72,11 @@ public final class PodWritesCpuProbe {
     }
   }
 
-  /** CPU time of every live thread that is not the probe's own (client, watch readers, main). */
+  /**
+   * CPU time of every live thread that is not the probe's own: client, watch readers, main, and the
+   * common pool, where the JDK client completes its futures and so runs the probe's own request
+   * building and response parsing (the server does not use it).
+   */
   private static long serverCpu() {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long sum = 0;
@@ -81,7 +85,10 @@ public final class PodWritesCpuProbe {
         continue;
       }
       String name = info.getThreadName();
-      if (name.startsWith("probe-") || name.startsWith("HttpClient") || name.equals("main")) {
+      if (name.startsWith("probe-")
+          || name.startsWith("HttpClient")
+          || name.startsWith("ForkJoinPool.commonPool")
+          || name.equals("main")) {
         continue;
       }
       long t = mx.getThreadCpuTime(info.getThreadId());

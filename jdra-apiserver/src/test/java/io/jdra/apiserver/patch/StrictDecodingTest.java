@@ -159,6 +159,21 @@ class StrictDecodingTest {
   }
 
   @Test
+  void yamlDuplicatesOfJsonDocumentsAsGoyamlReportsThem() {
+    // JSON without a repeated key is read by the JSON parser; anything else by the YAML scan
+    assertThat(StrictDecoding.yamlDuplicates(bytes(" {\"a\":1,\"b\":{\"a\":[{\"a\":1}]}}\n")))
+        .isEmpty();
+    assertThat(
+            StrictDecoding.yamlDuplicates(bytes("{\"a\":1,\n\"b\":{\"c\":1,\n\"c\":2},\n\"a\":3}")))
+        .containsExactly(
+            "line 3: key \"c\" already set in map", "line 4: key \"a\" already set in map");
+    assertThat(StrictDecoding.yamlDuplicates(bytes("{\"a\":\"\\u0062\",\n\"\\u0061\":1}")))
+        .containsExactly("line 2: key \"a\" already set in map");
+    // a second document after the JSON one is YAML's to read
+    assertThat(StrictDecoding.yamlDuplicates(bytes("{\"a\":1}\n---\n{\"b\":1,\"b\":2}"))).isEmpty();
+  }
+
+  @Test
   void pruneDropsWhatGoDecodingDrops() {
     ObjectNode o =
         (ObjectNode)
