@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The driver's CDI specs (upstream cdi.go): vendor {@code k8s.<driver>}, class = profile name.
@@ -25,6 +26,7 @@ import java.util.Locale;
  */
 final class CdiHandler {
   static final String COMMON_DEVICE = "common";
+  private static final Pattern NON_WORD = Pattern.compile("[^a-zA-Z0-9]+");
 
   private final CdiWriter writer;
   private final String driverName;
@@ -65,7 +67,7 @@ final class CdiHandler {
   Path createClaimSpecFile(String claimUid, List<ClaimDevice> devices) {
     List<CdiSpec.Device> specDevices = new ArrayList<>();
     for (ClaimDevice d : devices) {
-      String envKey = d.deviceName().replaceAll("[^a-zA-Z0-9]+", "_").toUpperCase(Locale.ROOT);
+      String envKey = NON_WORD.matcher(d.deviceName()).replaceAll("_").toUpperCase(Locale.ROOT);
       ContainerEdits edits =
           ContainerEdits.env(
                   List.of(

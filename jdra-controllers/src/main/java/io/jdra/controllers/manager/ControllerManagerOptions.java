@@ -3,7 +3,6 @@ package io.jdra.controllers.manager;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.runtime.leaderelection.LeaderElection;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * How the controller manager runs; the names are kube-controller-manager's flags.
@@ -69,8 +68,8 @@ public record ControllerManagerOptions(
       throw new IllegalArgumentException("identity must not be empty");
     }
     metricsBindAddress = metricsBindAddress == null ? "" : metricsBindAddress;
-    Objects.requireNonNull(workloadSyncs, "workloadSyncs");
-    Objects.requireNonNull(lifecycle, "lifecycle");
+    java.util.Objects.requireNonNull(workloadSyncs, "workloadSyncs");
+    java.util.Objects.requireNonNull(lifecycle, "lifecycle");
   }
 
   private static boolean isEmpty(String s) {
@@ -94,110 +93,152 @@ public record ControllerManagerOptions(
   }
 
   public ControllerManagerOptions withControllers(List<String> c) {
-    Copy b = new Copy(this);
-    b.controllers = c;
-    return b.build();
+    return new ControllerManagerOptions(
+        c,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
-    Copy b = new Copy(this);
-    b.concurrentResourceClaimSyncs = n;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        n,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withConcurrentDeviceTaintEvictionSyncs(int n) {
-    Copy b = new Copy(this);
-    b.concurrentDeviceTaintEvictionSyncs = n;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        n,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
-    Copy b = new Copy(this);
-    b.leaderElect = on;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        on,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withLease(String namespace, String name) {
-    Copy b = new Copy(this);
-    b.leaseNamespace = namespace;
-    b.leaseName = name;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        namespace,
+        name,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withIdentity(String id) {
-    Copy b = new Copy(this);
-    b.identity = id;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        id,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withMetricsBindAddress(String a) {
-    Copy b = new Copy(this);
-    b.metricsBindAddress = a;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        a,
+        featureGates,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withFeatureGates(FeatureGates g) {
-    Copy b = new Copy(this);
-    b.featureGates = g;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        g,
+        workloadSyncs,
+        lifecycle);
   }
 
   public ControllerManagerOptions withWorkloadSyncs(WorkloadSyncs w) {
-    Copy b = new Copy(this);
-    b.workloadSyncs = w;
-    return b.build();
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        w,
+        lifecycle);
   }
 
   public ControllerManagerOptions withLifecycle(LifecycleOptions l) {
-    Copy b = new Copy(this);
-    b.lifecycle = l;
-    return b.build();
-  }
-
-  /**
-   * The components as mutable fields: each {@code with} changes one and builds a new record, so
-   * that adding a component touches this class and the canonical constructor, not every wither.
-   */
-  private static final class Copy {
-    List<String> controllers;
-    int concurrentResourceClaimSyncs;
-    int concurrentDeviceTaintEvictionSyncs;
-    boolean leaderElect;
-    String leaseNamespace;
-    String leaseName;
-    String identity;
-    String metricsBindAddress;
-    FeatureGates featureGates;
-    WorkloadSyncs workloadSyncs;
-    LifecycleOptions lifecycle;
-
-    Copy(ControllerManagerOptions o) {
-      controllers = o.controllers;
-      concurrentResourceClaimSyncs = o.concurrentResourceClaimSyncs;
-      concurrentDeviceTaintEvictionSyncs = o.concurrentDeviceTaintEvictionSyncs;
-      leaderElect = o.leaderElect;
-      leaseNamespace = o.leaseNamespace;
-      leaseName = o.leaseName;
-      identity = o.identity;
-      metricsBindAddress = o.metricsBindAddress;
-      featureGates = o.featureGates;
-      workloadSyncs = o.workloadSyncs;
-      lifecycle = o.lifecycle;
-    }
-
-    ControllerManagerOptions build() {
-      return new ControllerManagerOptions(
-          controllers,
-          concurrentResourceClaimSyncs,
-          concurrentDeviceTaintEvictionSyncs,
-          leaderElect,
-          leaseNamespace,
-          leaseName,
-          identity,
-          metricsBindAddress,
-          featureGates,
-          workloadSyncs,
-          lifecycle);
-    }
+    return new ControllerManagerOptions(
+        controllers,
+        concurrentResourceClaimSyncs,
+        concurrentDeviceTaintEvictionSyncs,
+        leaderElect,
+        leaseNamespace,
+        leaseName,
+        identity,
+        metricsBindAddress,
+        featureGates,
+        workloadSyncs,
+        l);
   }
 }

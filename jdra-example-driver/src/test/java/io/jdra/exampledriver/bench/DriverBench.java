@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -28,7 +29,11 @@ import java.util.concurrent.CountDownLatch;
  * JVM.
  */
 public final class DriverBench {
-  private static final int[] CALLERS = {1, 8, 32};
+  /** BENCH_CALLERS (comma-separated) picks the rows; 1, 8 and 32 by default. */
+  private static final int[] CALLERS =
+      Arrays.stream(System.getenv().getOrDefault("BENCH_CALLERS", "1,8,32").split(","))
+          .mapToInt(s -> Integer.parseInt(s.strip()))
+          .toArray();
 
   private DriverBench() {}
 
@@ -128,6 +133,7 @@ public final class DriverBench {
     CountDownLatch go = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
     List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.LongAdder callerCpu = new java.util.concurrent.atomic.LongAdder();
     for (int c = 0; c < callers; c++) {
       Claim ref = refs.get(c);
       long[] mine = latencies[c];
@@ -137,16 +143,20 @@ public final class DriverBench {
               .start(() -> {
                 try {
                   go.await();
+                  long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
                   for (int i = 0; i < each; i++) {
                     long t = System.nanoTime();
                     roundTrip(kubelet, ref);
                     mine[i] = System.nanoTime() - t;
                   }
+                  callerCpu.add(
+                      ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart);
                 } catch (Throwable e) {
                   errors.add(e);
                 }
               }));
     }
+    Map<String, Long> threads0 = ThreadCpu.byGroup();
     long jit0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     long writes0 = driver.checkpointWrites();
     long cpu0 = processCpuNanos();
@@ -157,6 +167,8 @@ public final class DriverBench {
     }
     double secs = (System.nanoTime() - t0) / 1e9;
     long cpu = processCpuNanos() - cpu0;
+    Map<String, Long> threadCpu = ThreadCpu.since(threads0);
+    threadCpu.put("caller-N", callerCpu.sum());
     long writes = driver.checkpointWrites() - writes0;
     long jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit0;
     if (!errors.isEmpty()) {
@@ -182,6 +194,7 @@ public final class DriverBench {
         (double) writes / total,
         jit,
         uncheckedLoadavg());
+    System.out.println("  Java threads' CPU, us/round trip: " + ThreadCpu.format(threadCpu, total));
   }
 
   private static String uncheckedLoadavg() {

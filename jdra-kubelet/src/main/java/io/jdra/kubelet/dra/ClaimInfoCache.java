@@ -4,10 +4,11 @@ import io.jdra.kubelet.dra.state.Checkpointer;
 import io.jdra.kubelet.dra.state.ClaimInfoState;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
@@ -33,11 +34,12 @@ public final class ClaimInfoCache {
     T run(ClaimInfoCache cache) throws Exception;
   }
 
+  private static final Comparator<ClaimInfo> ORDER =
+      Comparator.comparing(ClaimInfo::namespace).thenComparing(ClaimInfo::claimName);
+
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Checkpointer checkpointer;
-
-  /** By namespace and name, sorted: snapshots are in checkpoint order without sorting. */
-  private final Map<String, ClaimInfo> claims = new TreeMap<>();
+  private final Map<String, ClaimInfo> claims = new HashMap<>();
 
   /** Serializes checkpoint writes; never taken while waiting for {@link #lock}. */
   private final ReentrantLock writing = new ReentrantLock();
@@ -154,7 +156,9 @@ public final class ClaimInfoCache {
   /** Every entry, ordered by namespace and name. */
   public List<ClaimInfo> list() {
     checkLocked();
-    return new ArrayList<>(claims.values());
+    List<ClaimInfo> out = new ArrayList<>(claims.values());
+    out.sort(ORDER);
+    return out;
   }
 
   /**
@@ -178,7 +182,9 @@ public final class ClaimInfoCache {
         return;
       }
       Snapshot s = latest;
-      checkpointer.store(s.entries().stream().map(ClaimInfo::state).toList());
+      List<ClaimInfo> entries = new ArrayList<>(s.entries());
+      entries.sort(ORDER);
+      checkpointer.store(entries.stream().map(ClaimInfo::state).toList());
       durable = s.version();
     } finally {
       writing.unlock();
@@ -197,8 +203,7 @@ public final class ClaimInfoCache {
     }
   }
 
-  /** Sorts by namespace, then name: NUL sorts before every character a name may have. */
   private static String key(String namespace, String name) {
-    return namespace + "\u0000" + name;
+    return namespace + "/" + name;
   }
 }

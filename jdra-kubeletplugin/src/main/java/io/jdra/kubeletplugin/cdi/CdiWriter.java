@@ -2,20 +2,25 @@ package io.jdra.kubeletplugin.cdi;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.dataformat.yaml.YAMLMapper;
-import tools.jackson.dataformat.yaml.YAMLWriteFeature;
 
 /**
  * Writes and removes CDI spec files in one directory (a driver's {@code --cdi-root}).
@@ -25,8 +30,10 @@ import tools.jackson.dataformat.yaml.YAMLWriteFeature;
  * never half of one. Not synced to disk: the CDI library's {@code WriteSpec}, which upstream
  * drivers use, does not sync either (and many nodes keep {@code /var/run/cdi} on tmpfs). A driver
  * that finds a prepared claim's spec missing writes it again (the example driver does). The content
- * is validated before anything touches the disk. Keys come out sorted, as the Go CDI library's YAML
- * (JSON-tagged structs through sigs.k8s.io/yaml) writes them.
+ * is validated before anything touches the disk. Keys come out sorted in sigs.k8s.io/yaml's layout
+ * (see {@link CdiYaml}), as CDI library versions before 1.0 wrote YAML; from 1.0
+ * (dra-example-driver uses 1.1) the library writes struct field order after a {@code ---} line
+ * instead. Runtimes parse the content, so the two layouts are the same spec to them.
  *
  * <p>Thread-safe: writes of different names do not interfere; writes of one name race only in which
  * complete file wins.
@@ -38,11 +45,9 @@ public final class CdiWriter {
     JSON
   }
 
-  private static final ObjectMapper YAML =
-      YAMLMapper.builder()
-          .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
-          .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
-          .build();
+  private static final Set<StandardOpenOption> CREATE_NEW_WRITE =
+      Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static final AtomicLong TEMP_NAMES = new AtomicLong();
   private static final ObjectMapper JSON = JsonMapper.builder().build();
 
   private final Path dir;
@@ -70,11 +75,7 @@ public final class CdiWriter {
         render(spec, target.getFileName().toString().endsWith(".json") ? Format.JSON : Format.YAML);
     Path tmp = null;
     try {
-      if (!Files.isDirectory(dir)) {
-        Files.createDirectories(dir);
-      }
-      tmp = Files.createTempFile(dir, ".tmp-" + target.getFileName(), "");
-      Files.write(tmp, bytes);
+      tmp = writeTemp(target, bytes);
       try {
         Files.move(
             tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -90,14 +91,42 @@ public final class CdiWriter {
     }
   }
 
-  /** Removes the spec file {@code name} (either format); absent is fine. */
+  /**
+   * A new hidden file next to {@code target} with {@code bytes}. Named from a counter rather than
+   * random bytes (cheaper than {@link Files#createTempFile}); {@code CREATE_NEW} and the next
+   * number take care of a name that another writer (a second driver instance) has in use. The
+   * directory is created when missing.
+   */
+  private Path writeTemp(Path target, byte[] bytes) throws IOException {
+    String prefix = ".tmp-" + target.getFileName() + "-" + ProcessHandle.current().pid() + "-";
+    for (int attempt = 0; ; attempt++) {
+      Path tmp = dir.resolve(prefix + TEMP_NAMES.incrementAndGet());
+      try (FileChannel ch = FileChannel.open(tmp, CREATE_NEW_WRITE)) {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+        return tmp;
+      } catch (FileAlreadyExistsException e) {
+        if (attempt >= 100) {
+          throw e;
+        }
+      } catch (NoSuchFileException e) {
+        if (attempt > 0 || Files.isDirectory(dir)) {
+          throw e;
+        }
+        Files.createDirectories(dir);
+      }
+    }
+  }
+
+  /**
+   * Removes the spec file {@code name}, a name without extension meaning {@code .yaml} as in {@link
+   * #writeSpec} (the CDI library's {@code RemoveSpec} does the same); absent is fine.
+   */
   public void removeSpec(String name) {
     try {
-      Path p = path(name);
-      Files.deleteIfExists(p);
-      if (!hasExtension(name)) {
-        Files.deleteIfExists(dir.resolve(name + ".json"));
-      }
+      Files.deleteIfExists(path(name));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "remove CDI spec " + name + " in " + dir + ": " + e.getMessage(), e);
@@ -107,9 +136,8 @@ public final class CdiWriter {
   /** The bytes {@link #writeSpec} writes, for tests and for callers that embed specs. */
   public static byte[] render(CdiSpec spec, Format format) {
     Map<String, Object> tree = tree(spec);
-    return (format == Format.JSON ? JSON : YAML)
-        .writeValueAsString(tree)
-        .getBytes(StandardCharsets.UTF_8);
+    String text = format == Format.JSON ? JSON.writeValueAsString(tree) : CdiYaml.render(tree);
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   private Path path(String name) {

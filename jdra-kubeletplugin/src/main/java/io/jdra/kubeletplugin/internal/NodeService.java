@@ -31,14 +31,14 @@ import java.util.Map;
  */
 public final class NodeService {
   private final String driverName;
-  private final KubernetesClient client;
+  private final ClaimGetter claims;
   private final DraPlugin plugin;
   private final Serializer serializer;
 
   public NodeService(
       String driverName, KubernetesClient client, DraPlugin plugin, Serializer serializer) {
     this.driverName = driverName;
-    this.client = client;
+    this.claims = client == null ? null : new ClaimGetter(client);
     this.plugin = plugin;
     this.serializer = serializer;
   }
@@ -129,12 +129,7 @@ public final class NodeService {
     String ref = c.getNamespace() + "/" + c.getName();
     ResourceClaim claim;
     try {
-      claim =
-          client
-              .resources(ResourceClaim.class)
-              .inNamespace(c.getNamespace())
-              .withName(c.getName())
-              .get();
+      claim = claims.get(c.getNamespace(), c.getName());
     } catch (RuntimeException e) {
       throw new ClaimException("retrieve claim " + ref + ": " + e.getMessage());
     }

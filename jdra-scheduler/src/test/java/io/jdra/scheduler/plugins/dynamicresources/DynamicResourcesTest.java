@@ -127,11 +127,12 @@ class DynamicResourcesTest {
   final AtomicLong nanos = new AtomicLong();
 
   DynamicResources plugin(Duration filterTimeout) {
-    return DynamicResources.builder(
-            dra, new DynamicResourcesArgs(filterTimeout, Duration.ofSeconds(600)))
-        .nanoClock(nanos::get)
-        .writer(writer)
-        .build();
+    return new DynamicResources(
+        dra,
+        new DynamicResourcesArgs(filterTimeout, Duration.ofSeconds(600)),
+        true,
+        nanos::get,
+        writer);
   }
 
   DynamicResources plugin() {
@@ -363,15 +364,17 @@ class DynamicResourcesTest {
   DynamicResources extendedPlugin() {
     dra.classChanged(
         Make.deviceClass(DRIVER).driver(DRIVER).extendedResourceName("example.com/gpu").obj());
-    return DynamicResources.builder(dra, DynamicResourcesArgs.defaults())
-        .nanoClock(nanos::get)
-        .writer(writer)
-        .extendedResourceClass(name ->
+    return new DynamicResources(
+        dra,
+        DynamicResourcesArgs.defaults(),
+        true,
+        nanos::get,
+        writer,
+        name ->
             name.equals("example.com/gpu")
                     || name.equals("deviceclass.resource.kubernetes.io/" + DRIVER)
                 ? DRIVER
-                : null)
-        .build();
+                : null);
   }
 
   static Pod extendedPod() {
@@ -547,11 +550,12 @@ class DynamicResourcesTest {
     nanos.set(0);
     // Every read of the clock is 11 s later than the one before.
     DynamicResources slow =
-        DynamicResources.builder(
-                dra, new DynamicResourcesArgs(Duration.ofSeconds(10), Duration.ofSeconds(600)))
-            .nanoClock(() -> nanos.addAndGet(11_000_000_000L))
-            .writer(writer)
-            .build();
+        new DynamicResources(
+            dra,
+            new DynamicResourcesArgs(Duration.ofSeconds(10), Duration.ofSeconds(600)),
+            true,
+            () -> nanos.addAndGet(11_000_000_000L),
+            writer);
     Status s = slow.filter(CTX, st, p, node("node-1"));
     assertThat(s.code()).isEqualTo(Status.Code.ERROR);
     assertThat(s.message()).isEqualTo("timed out trying to allocate devices");
