@@ -88,7 +88,8 @@ public final class Kubelet {
     ClaimInfoCache cache =
         new ClaimInfoCache(new FileCheckpointer(o.rootDir(), FileCheckpointer.DRA_MANAGER_STATE));
     Clock clock = ctx.clock();
-    HealthInfoCache health = new HealthInfoCache(clock);
+    HealthInfoCache health =
+        new HealthInfoCache(clock, o.rootDir().resolve(HealthInfoCache.STATE_FILE), ctx.logger());
     Manager[] managerRef = new Manager[1];
     DraMetrics metrics = DraMetrics.create(o.registry(), () -> claimsInUse(managerRef[0]));
     Executor background = Executors.newVirtualThreadPerTaskExecutor();

@@ -68,15 +68,14 @@ public final class Profiles {
     plugins.add(new Fit(resource -> draBackedClass.apply(resource) != null));
     if (gates.enabled(Feature.DYNAMIC_RESOURCE_ALLOCATION)) {
       plugins.add(
-          new DynamicResources(
-              dra.manager(),
-              args,
-              gates.enabled(Feature.DRA_SCHEDULER_FILTER_TIMEOUT),
-              dra.nanoClock(),
-              dra.writer(),
-              draBackedClass,
-              dra.events(),
-              gates.enabled(Feature.DRA_NODE_ALLOCATABLE_RESOURCES)));
+          DynamicResources.builder(dra.manager(), args)
+              .filterTimeoutEnabled(gates.enabled(Feature.DRA_SCHEDULER_FILTER_TIMEOUT))
+              .nanoClock(dra.nanoClock())
+              .writer(dra.writer())
+              .extendedResourceClass(draBackedClass)
+              .events(dra.events())
+              .nodeAllocatable(gates.enabled(Feature.DRA_NODE_ALLOCATABLE_RESOURCES))
+              .build());
     }
     plugins.add(binder);
     return new Framework(

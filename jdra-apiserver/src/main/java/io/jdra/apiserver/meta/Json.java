@@ -2,6 +2,8 @@ package io.jdra.apiserver.meta;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import tools.jackson.core.TokenStreamFactory;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
@@ -18,7 +20,21 @@ public final class Json {
    * number instead of turning into the string {@code "Infinity"} a double would print.
    */
   public static final JsonMapper MAPPER =
-      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+      JsonMapper.builder(uncanonicalized())
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .build();
+
+  /**
+   * A JSON factory whose parsers do not keep a shared table of property names. Managed fields hold
+   * keys unique to one object (an owner reference's {@code k:{"uid":"..."}}): every such name
+   * entered the shared table, whose per-parse copy then cost a stored claim's parse ten times its
+   * work and 30 times its allocation (30 us and 365 KB against 3.5 us and 11 KB, measured).
+   */
+  public static JsonFactory uncanonicalized() {
+    return JsonFactory.builder()
+        .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
+        .build();
+  }
 
   /**
    * Equal JSON values, numbers compared by value: a stored {@code 1} parsed back as an int equals

@@ -17,7 +17,19 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /** JSON helpers shared by the patch engines: parsing, value equality and Go-style printing. */
 final class Json {
-  static final ObjectMapper MAPPER = JsonMapper.builder().build();
+  /**
+   * Parsers without a shared table of property names: managed fields hold keys unique to one object
+   * (an owner reference's {@code k:{"uid":"..."}}), and each such name made every parse copy the
+   * table (the API server's {@code meta.Json} explains the numbers).
+   */
+  static final ObjectMapper MAPPER =
+      JsonMapper.builder(
+              tools.jackson.core.json.JsonFactory.builder()
+                  .disable(
+                      tools.jackson.core.TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
+                  .build())
+          .build();
+
   static final ObjectMapper YAML = YAMLMapper.builder().build();
   static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

@@ -59,17 +59,45 @@ public final class PodWritesCpuProbe {
           PodWritesCpuProbe p = new PodWritesCpuProbe(s.url(), clientThreads);
           List<Thread> watchers = p.watch();
           long cpu0 = serverCpu();
+          long allocated0 = serverAllocated();
           p.run(pods, "r" + round + "-");
           long cpu = serverCpu() - cpu0;
+          long allocated = serverAllocated() - allocated0;
           System.out.printf(
-              "round %d: %.1f us server CPU per pod (%d pods, six writes each)%n",
-              round, cpu / 1e3 / pods, pods);
+              "round %d: %.1f us server CPU per pod, %.1f KB allocated per pod"
+                  + " (%d pods, six writes each)%n",
+              round, cpu / 1e3 / pods, allocated / 1024.0 / pods, pods);
           watchers.forEach(Thread::interrupt);
         }
       }
     } finally {
       clientThreads.shutdownNow();
     }
+  }
+
+  /**
+   * Bytes allocated by the server's threads (as {@link #serverCpu}): unlike CPU time, it does not
+   * move with the machine's load, so it shows small changes that CPU time hides on a busy machine.
+   */
+  private static long serverAllocated() {
+    var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (var info : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (info != null && serverThread(info.getThreadName())) {
+        long b = mx.getThreadAllocatedBytes(info.getThreadId());
+        if (b > 0) {
+          sum += b;
+        }
+      }
+    }
+    return sum;
+  }
+
+  private static boolean serverThread(String name) {
+    return !(name.startsWith("probe-")
+        || name.startsWith("HttpClient")
+        || name.startsWith("ForkJoinPool.commonPool")
+        || name.equals("main"));
   }
 
   /**
@@ -84,11 +112,7 @@ public final class PodWritesCpuProbe {
       if (info == null) {
         continue;
       }
-      String name = info.getThreadName();
-      if (name.startsWith("probe-")
-          || name.startsWith("HttpClient")
-          || name.startsWith("ForkJoinPool.commonPool")
-          || name.equals("main")) {
+      if (!serverThread(info.getThreadName())) {
         continue;
       }
       long t = mx.getThreadCpuTime(info.getThreadId());

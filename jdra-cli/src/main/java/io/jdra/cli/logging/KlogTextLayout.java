@@ -3,6 +3,7 @@ package io.jdra.cli.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.LayoutBase;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -39,7 +40,13 @@ final class KlogTextLayout extends LayoutBase<ILoggingEvent> {
       b.append(" err=");
       Values.appendQuoted(b, t.getMessage() == null ? t.getClassName() : t.getMessage());
     }
-    return b.append(System.lineSeparator()).toString();
+    b.append(System.lineSeparator());
+    if (t != null && e.getLevel().isGreaterOrEqual(Level.WARN)) {
+      // klog has no stack traces, but a Java warning or error with a cause is a bug report's
+      // starting point (Vert.x's blocked-thread warning carries the blocked thread's stack).
+      b.append(ThrowableProxyUtil.asString(t)).append(System.lineSeparator());
+    }
+    return b.toString();
   }
 
   static char severity(Level level) {

@@ -49,6 +49,11 @@ class LayoutTest {
     String line =
         new KlogTextLayout().doLayout(event(Level.ERROR, "Failed", new RuntimeException("boom")));
     assertThat(line).startsWith("E").contains("\"Failed\" err=\"boom\"");
+    assertThat(line.lines().toList().get(1)).isEqualTo("java.lang.RuntimeException: boom");
+    assertThat(line).contains("\tat io.jdra.cli.logging.LayoutTest.textSeverityLettersAndError");
+    String info =
+        new KlogTextLayout().doLayout(event(Level.INFO, "Retrying", new RuntimeException("x")));
+    assertThat(info.lines()).as("info keeps one line").hasSize(1);
     assertThat(new KlogTextLayout().doLayout(event(Level.WARN, "w", null))).startsWith("W");
   }
 

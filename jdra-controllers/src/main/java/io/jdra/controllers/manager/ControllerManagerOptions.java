@@ -3,6 +3,7 @@ package io.jdra.controllers.manager;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.runtime.leaderelection.LeaderElection;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * How the controller manager runs; the names are kube-controller-manager's flags.
@@ -68,8 +69,8 @@ public record ControllerManagerOptions(
       throw new IllegalArgumentException("identity must not be empty");
     }
     metricsBindAddress = metricsBindAddress == null ? "" : metricsBindAddress;
-    java.util.Objects.requireNonNull(workloadSyncs, "workloadSyncs");
-    java.util.Objects.requireNonNull(lifecycle, "lifecycle");
+    Objects.requireNonNull(workloadSyncs, "workloadSyncs");
+    Objects.requireNonNull(lifecycle, "lifecycle");
   }
 
   private static boolean isEmpty(String s) {
@@ -93,152 +94,110 @@ public record ControllerManagerOptions(
   }
 
   public ControllerManagerOptions withControllers(List<String> c) {
-    return new ControllerManagerOptions(
-        c,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.controllers = c;
+    return b.build();
   }
 
   public ControllerManagerOptions withConcurrentResourceClaimSyncs(int n) {
-    return new ControllerManagerOptions(
-        controllers,
-        n,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.concurrentResourceClaimSyncs = n;
+    return b.build();
   }
 
   public ControllerManagerOptions withConcurrentDeviceTaintEvictionSyncs(int n) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        n,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.concurrentDeviceTaintEvictionSyncs = n;
+    return b.build();
   }
 
   public ControllerManagerOptions withLeaderElect(boolean on) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        on,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.leaderElect = on;
+    return b.build();
   }
 
   public ControllerManagerOptions withLease(String namespace, String name) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        namespace,
-        name,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.leaseNamespace = namespace;
+    b.leaseName = name;
+    return b.build();
   }
 
   public ControllerManagerOptions withIdentity(String id) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        id,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.identity = id;
+    return b.build();
   }
 
   public ControllerManagerOptions withMetricsBindAddress(String a) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        a,
-        featureGates,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.metricsBindAddress = a;
+    return b.build();
   }
 
   public ControllerManagerOptions withFeatureGates(FeatureGates g) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        g,
-        workloadSyncs,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.featureGates = g;
+    return b.build();
   }
 
   public ControllerManagerOptions withWorkloadSyncs(WorkloadSyncs w) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        w,
-        lifecycle);
+    Copy b = new Copy(this);
+    b.workloadSyncs = w;
+    return b.build();
   }
 
   public ControllerManagerOptions withLifecycle(LifecycleOptions l) {
-    return new ControllerManagerOptions(
-        controllers,
-        concurrentResourceClaimSyncs,
-        concurrentDeviceTaintEvictionSyncs,
-        leaderElect,
-        leaseNamespace,
-        leaseName,
-        identity,
-        metricsBindAddress,
-        featureGates,
-        workloadSyncs,
-        l);
+    Copy b = new Copy(this);
+    b.lifecycle = l;
+    return b.build();
+  }
+
+  /**
+   * The components as mutable fields: each {@code with} changes one and builds a new record, so
+   * that adding a component touches this class and the canonical constructor, not every wither.
+   */
+  private static final class Copy {
+    List<String> controllers;
+    int concurrentResourceClaimSyncs;
+    int concurrentDeviceTaintEvictionSyncs;
+    boolean leaderElect;
+    String leaseNamespace;
+    String leaseName;
+    String identity;
+    String metricsBindAddress;
+    FeatureGates featureGates;
+    WorkloadSyncs workloadSyncs;
+    LifecycleOptions lifecycle;
+
+    Copy(ControllerManagerOptions o) {
+      controllers = o.controllers;
+      concurrentResourceClaimSyncs = o.concurrentResourceClaimSyncs;
+      concurrentDeviceTaintEvictionSyncs = o.concurrentDeviceTaintEvictionSyncs;
+      leaderElect = o.leaderElect;
+      leaseNamespace = o.leaseNamespace;
+      leaseName = o.leaseName;
+      identity = o.identity;
+      metricsBindAddress = o.metricsBindAddress;
+      featureGates = o.featureGates;
+      workloadSyncs = o.workloadSyncs;
+      lifecycle = o.lifecycle;
+    }
+
+    ControllerManagerOptions build() {
+      return new ControllerManagerOptions(
+          controllers,
+          concurrentResourceClaimSyncs,
+          concurrentDeviceTaintEvictionSyncs,
+          leaderElect,
+          leaseNamespace,
+          leaseName,
+          identity,
+          metricsBindAddress,
+          featureGates,
+          workloadSyncs,
+          lifecycle);
+    }
   }
 }

@@ -14,18 +14,17 @@ import io.jdra.api.features.Feature;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.api.resourceclaim.PodClaimName;
 import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.controllers.controllerutil.QueueController;
+import io.jdra.controllers.controllerutil.QueueWorkers;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.cache.MutationCache;
-import io.jdra.runtime.logging.HandleError;
 import io.jdra.runtime.logging.Logger;
 import io.jdra.runtime.record.EventRecorder;
-import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
-import io.jdra.runtime.workqueue.WorkQueues;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +42,8 @@ import java.util.function.BooleanSupplier;
  * <p>Event handlers only filter and enqueue keys {@code pod:<ns>/<name>} and {@code
  * claim:<ns>/<name>} into one rate-limited queue named {@code resource_claim}; all API calls happen
  * in workers, so a key is handled by one worker at a time, and failures are retried with
- * client-go's default controller backoff. Logging: V(2) state changes, V(5) per-object decisions,
- * V(6) event handling.
+ * client-go's default controller backoff (the queue and worker loop of {@code controllerutil}).
+ * Logging: V(2) state changes, V(5) per-object decisions, V(6) event handling.
  */
 public final class ResourceClaimController {
   /** The controller's name in kube-controller-manager, also its logger's name. */
@@ -110,7 +109,6 @@ public final class ResourceClaimController {
             pod -> Indexes.podResourceClaims(pod, features.extendedResource())));
     claims.addIndexers(Map.of(Indexes.CLAIM_POD_OWNER_INDEX, Indexes::claimPodOwner));
     Lister<ResourceClaim> claimLister = Lister.of(claims);
-    Logger log = ctx.logger();
     Deps deps =
         new Deps(
             client,
@@ -124,9 +122,7 @@ public final class ResourceClaimController {
             new UidCache(MAX_UID_CACHE_ENTRIES),
             features,
             Deps.PodGroups.fromApi(client));
-    RateLimitingQueue<String> queue =
-        WorkQueues.rateLimiting(
-            QUEUE_NAME, RateLimiters.defaultController(ctx.clock()), ctx.clock(), queueMetrics);
+    RateLimitingQueue<String> queue = QueueController.defaultQueue(ctx, QUEUE_NAME, queueMetrics);
     ResourceClaimController c =
         new ResourceClaimController(
             deps, queue, List.of(pods::hasSynced, claims::hasSynced, templates::hasSynced));
@@ -300,62 +296,25 @@ public final class ResourceClaimController {
   /**
    * Waits for the informers, then runs {@code workers} workers until {@code ctx} is cancelled; then
    * drains: the queue stops taking keys, keys being processed finish, and the workers exit before
-   * this returns.
+   * this returns (the loop every controller shares, {@link QueueWorkers}).
    */
   public void run(Ctx ctx, int workers) throws InterruptedException {
     Logger log = ctx.logger();
     log.info("Starting resource claim controller", "workers", workers);
     try {
-      if (!waitForSync(ctx)) {
-        return;
-      }
-      List<Thread> threads = new ArrayList<>();
-      for (int i = 0; i < workers; i++) {
-        threads.add(
-            Thread.ofPlatform().name("resource-claim-worker-" + i).start(() -> worker(ctx)));
-      }
-      ctx.done().handle((v, e) -> null).join();
-      queue.shutDownWithDrain();
-      for (Thread t : threads) {
-        t.join();
-      }
+      QueueWorkers.run(
+          ctx, "resource-claim-worker", queue, workers, this::hasSynced, this::syncHandler);
     } finally {
-      queue.shutDown();
       log.info("Shutting down resource claim controller");
     }
   }
 
-  private boolean waitForSync(Ctx ctx) throws InterruptedException {
-    while (!hasSynced()) {
-      if (!ctx.sleep(Duration.ofMillis(50))) {
-        return false;
-      }
-    }
-    return !ctx.isCancelled();
-  }
-
-  private void worker(Ctx ctx) {
-    while (processNextWorkItem(ctx)) {
-      // next item
-    }
-  }
-
-  /** One key: sync it; forget its backoff on success, retry it rate-limited on failure. */
+  /**
+   * One key: sync it; forget its backoff on success, retry it rate-limited on failure. False once
+   * the queue has shut down.
+   */
   boolean processNextWorkItem(Ctx ctx) {
-    String key = queue.get();
-    if (key == null) {
-      return false;
-    }
-    try {
-      syncHandler(ctx, key);
-      queue.forget(key);
-    } catch (RuntimeException e) {
-      HandleError.handle(ctx, e, "Sync failed", "key", key);
-      queue.addRateLimited(key);
-    } finally {
-      queue.done(key);
-    }
-    return true;
+    return QueueWorkers.processNextWorkItem(ctx, queue, this::syncHandler);
   }
 
   /** Upstream syncHandler: dispatches a key to syncPod or syncClaim. */

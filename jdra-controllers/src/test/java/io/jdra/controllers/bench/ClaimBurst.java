@@ -16,20 +16,25 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
  * Scenario benchmark of the ResourceClaim controller (run by scripts/bench-resourceclaim): a burst
  * of pods with a ResourceClaimTemplate against a running API server and controller manager, each in
  * its own process. Measures, end to end, from the first pod create to the last pod whose status
- * records its claim: claims per second; and the controller process's CPU time per pod over that
- * interval (its idle CPU before the burst is not counted).
+ * records its claim: claims per second; and the CPU time per pod over that interval of the
+ * controller process, the API server process and this load generator (idle CPU before the burst is
+ * not counted). Afterwards it counts the claims each pod owns: more than one is a duplicate.
  *
- * <p>Options: {@code --kubeconfig F --controller-pid P [--pods 5000] [--threads 32]}.
+ * <p>Options: {@code --kubeconfig F --controller-pid P [--server-pid P] [--pods 5000] [--threads
+ * 32] [--warmup 2000]}: the warm-up burst (not measured) lets the JIT compilers of all three JVMs
+ * finish first; with 500 the compiler threads still took a quarter of the controller's CPU.
  */
 public final class ClaimBurst {
   private ClaimBurst() {}
@@ -37,8 +42,10 @@ public final class ClaimBurst {
   public static void main(String[] args) throws Exception {
     String kubeconfig = arg(args, "--kubeconfig", null);
     long controllerPid = Long.parseLong(arg(args, "--controller-pid", "0"));
+    long serverPid = Long.parseLong(arg(args, "--server-pid", "0"));
     int pods = Integer.parseInt(arg(args, "--pods", "5000"));
     int threads = Integer.parseInt(arg(args, "--threads", "32"));
+    int warmup = Integer.parseInt(arg(args, "--warmup", "2000"));
     Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       String ns = "burst-" + System.currentTimeMillis();
@@ -51,26 +58,32 @@ public final class ClaimBurst {
           .inNamespace(ns)
           .resource(Make.claimTemplate("single-gpu").namespace(ns).request("gpu.example.com").obj())
           .create();
-      warmUp(client, ns, threads);
-      run(client, ns, pods, threads, controllerPid);
+      warmUp(client, ns, warmup, threads);
+      run(client, ns, pods, threads, new long[] {controllerPid, serverPid});
     }
   }
 
-  /** A small burst first, so that both JVMs have compiled their paths. */
-  private static void warmUp(KubernetesClient client, String ns, int threads) throws Exception {
-    burst(client, ns, "warm", 500, threads, ProcessHandle.current().pid(), true);
+  /** A burst first, so that the JVMs have compiled their paths. */
+  private static void warmUp(KubernetesClient client, String ns, int pods, int threads)
+      throws Exception {
+    burst(client, ns, "warm", pods, threads, new long[0], true);
   }
 
-  private static void run(KubernetesClient client, String ns, int pods, int threads, long pid)
+  private static void run(KubernetesClient client, String ns, int pods, int threads, long[] pids)
       throws Exception {
-    burst(client, ns, "pod", pods, threads, pid, false);
-    List<ResourceClaim> claims =
-        client.resources(ResourceClaim.class).inNamespace(ns).list().getItems();
-    long generated =
-        claims.stream().filter(c -> c.getMetadata().getName().startsWith("pod")).count();
+    burst(client, ns, "pod", pods, threads, pids, false);
+    Map<String, Long> perPod =
+        client.resources(ResourceClaim.class).inNamespace(ns).list().getItems().stream()
+            .filter(c -> c.getMetadata().getName().startsWith("pod"))
+            .collect(
+                Collectors.groupingBy(
+                    c -> c.getMetadata().getOwnerReferences().get(0).getUid(),
+                    Collectors.counting()));
+    long claims = perPod.values().stream().mapToLong(Long::longValue).sum();
+    long duplicated = perPod.values().stream().filter(n -> n > 1).count();
     System.out.printf(
-        "[bench] claims in the namespace for the %d pods: %d (one each, no duplicates)%n",
-        pods, generated);
+        "[bench] claims of the %d pods: %d, owned by %d pods; %d pods own more than one%s%n",
+        pods, claims, perPod.size(), duplicated, duplicated == 0 ? "" : " (DUPLICATES)");
     System.out.printf(
         "[bench] load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
   }
@@ -81,7 +94,7 @@ public final class ClaimBurst {
       String prefix,
       int pods,
       int threads,
-      long pid,
+      long[] pids,
       boolean quiet)
       throws Exception {
     Set<String> recorded = ConcurrentHashMap.newKeySet();
@@ -106,7 +119,7 @@ public final class ClaimBurst {
                   @Override
                   public void onClose(WatcherException cause) {}
                 });
-    Duration cpu0 = cpu(pid);
+    Duration[] cpu0 = cpu(pids);
     long t0 = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
     List<Thread> creators = new ArrayList<>();
@@ -134,11 +147,15 @@ public final class ClaimBurst {
     long tCreated = System.nanoTime();
     boolean done = all.await(10, TimeUnit.MINUTES);
     long t1 = System.nanoTime();
-    Duration cpu1 = cpu(pid);
+    Duration[] cpu1 = cpu(pids);
     watch.close();
     if (quiet) {
       return;
     }
+    System.out.printf(
+        "[bench] burst from %s to %s (UTC, to cut profiles)%n",
+        java.time.LocalTime.now(java.time.ZoneOffset.UTC).minusNanos(t1 - t0),
+        java.time.LocalTime.now(java.time.ZoneOffset.UTC));
     double created = (tCreated - t0) / 1e9;
     double endToEnd = (t1 - t0) / 1e9;
     System.out.printf(
@@ -147,14 +164,24 @@ public final class ClaimBurst {
     System.out.printf(
         "[bench] claims created and recorded in pod status, end to end: %d in %.2f s = %.0f claims/s%s%n",
         recorded.size(), endToEnd, recorded.size() / endToEnd, done ? "" : " (TIMED OUT)");
-    long cpuMs = cpu1.minus(cpu0).toMillis();
-    System.out.printf(
-        "[bench] controller process CPU during the burst: %d ms = %.0f us per pod (%.2f cores)%n",
-        cpuMs, cpuMs * 1000.0 / pods, cpuMs / 1000.0 / endToEnd);
+    String[] names = {"controller", "API server", "load generator"};
+    for (int i = 0; i < cpu0.length; i++) {
+      long cpuMs = cpu1[i].minus(cpu0[i]).toMillis();
+      System.out.printf(
+          "[bench] %s process CPU during the burst: %d ms = %.0f us per pod (%.2f cores)%n",
+          names[i], cpuMs, cpuMs * 1000.0 / pods, cpuMs / 1000.0 / endToEnd);
+    }
   }
 
-  private static Duration cpu(long pid) {
-    return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO);
+  /** CPU time so far of each process, then of this one; zero for an unknown process. */
+  private static Duration[] cpu(long[] pids) {
+    Duration[] out = new Duration[pids.length + 1];
+    for (int i = 0; i < pids.length; i++) {
+      out[i] =
+          ProcessHandle.of(pids[i]).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO);
+    }
+    out[pids.length] = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+    return out;
   }
 
   private static String arg(String[] args, String name, String def) {

@@ -150,6 +150,23 @@ class SyncPodTest {
               assertStatus(h, claim.getMetadata().getName());
             }),
         new Case(
+            "status names a claim the informer lags behind on: found in the server, not recreated",
+            h -> {
+              h.template(Make.claimTemplate(TEMPLATE).request(CLASS).obj());
+              Pod pod = h.pod(podWithTemplate());
+              ResourceClaim claim =
+                  h.claimNotCached(generatedFor(pod, POD + "-" + POD_CLAIM + "-lag01"));
+              h.pods.put(withStatus(h, pod, claim.getMetadata().getName()));
+              return h.podKey(POD);
+            },
+            null,
+            h -> {
+              assertThat(onlyClaim(h).getMetadata().getName())
+                  .isEqualTo(POD + "-" + POD_CLAIM + "-lag01");
+              assertStatus(h, POD + "-" + POD_CLAIM + "-lag01");
+              assertThat(h.controller().metrics().creates("success", false)).isZero();
+            }),
+        new Case(
             "status names a claim owned by someone else: a new one is generated",
             h -> {
               h.template(Make.claimTemplate(TEMPLATE).request(CLASS).obj());

@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.BiConsumer;
 
 /**
@@ -73,6 +75,7 @@ final class PodLifecycle {
       PodIps ips,
       String nodeIp,
       EventRecorder recorder,
+      StatusManager statusManager,
       BiConsumer<String, Duration> enqueueAfter) {
     this.ctx = ctx;
     this.client = client;
@@ -81,7 +84,9 @@ final class PodLifecycle {
     this.ips = ips;
     this.recorder = recorder;
     this.events = new ContainerEvents(recorder);
-    this.statuses = new PodStatuses(client, manager, ctx.clock(), nodeIp);
+    this.statuses =
+        new PodStatuses(
+            statusManager, client.getKubernetesSerialization(), manager, ctx.clock(), nodeIp);
     this.nodeIp = nodeIp;
     this.enqueueAfter = enqueueAfter;
   }
@@ -104,7 +109,7 @@ final class PodLifecycle {
       case RUNNING -> {
         boolean changed = advance(pod, sp, key);
         if (sp.state == SimPod.State.TERMINATED) {
-          statuses.write(pod, sp);
+          stored(statuses.write(pod, sp));
           unprepareOnce(ctx, pod, sp);
         } else if (changed || sp.statusDirty) {
           sp.statusDirty = false;
@@ -173,8 +178,9 @@ final class PodLifecycle {
     // Containers that end at once are seen ended in the same sync, as a runtime's next relist
     // would; the first status then already says Succeeded or Failed.
     advance(pod, sp, key);
-    statuses.write(pod, sp);
+    var written = statuses.write(pod, sp);
     if (sp.state == SimPod.State.TERMINATED) {
+      stored(written);
       unprepareOnce(ctx, pod, sp);
     }
     return false;
@@ -407,7 +413,8 @@ final class PodLifecycle {
       // terminating pod as soon as it is terminal, and nothing may outlive that unprepared.
       unprepareOnce(ctx, pod, sp);
       stopAll(sp, sp.killAt, sp.exitCode);
-      statuses.write(pod, sp);
+      // The terminal status is stored before the final delete removes the object.
+      stored(statuses.write(pod, sp));
     }
     sp.state = SimPod.State.TERMINATED;
     unprepareOnce(ctx, pod, sp);
@@ -425,6 +432,21 @@ final class PodLifecycle {
       }
     }
     return false;
+  }
+
+  /**
+   * Waits until a status is stored; a failed write is thrown as it was (the sync is retried, and
+   * the status manager retries the write meanwhile).
+   */
+  private static void stored(CompletableFuture<Void> written) {
+    try {
+      written.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw e;
+    }
   }
 
   /** Every container still running (or waiting to restart) is stopped at {@code at}. */

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.jdra.kubelet.dra.Manager;
 import io.jdra.runtime.clock.Clock;
 import java.time.Duration;
@@ -20,22 +21,31 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The pod status a kubelet reports for a simulated pod: phase, conditions, IPs and a status per
- * container from its {@link SimPod.Run}, written as a merge patch of what the node owns.
+ * container from its {@link SimPod.Run}, written as a merge patch of what the node owns through the
+ * {@link StatusManager}.
  */
 final class PodStatuses {
   private static final List<String> OWN_CONDITIONS =
       List.of("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady");
 
-  private final KubernetesClient client;
+  private final StatusManager statusManager;
   private final Manager manager;
   private final Clock clock;
   private final String nodeIp;
+  private final KubernetesSerialization serialization;
 
-  PodStatuses(KubernetesClient client, Manager manager, Clock clock, String nodeIp) {
-    this.client = client;
+  PodStatuses(
+      StatusManager statusManager,
+      KubernetesSerialization serialization,
+      Manager manager,
+      Clock clock,
+      String nodeIp) {
+    this.statusManager = statusManager;
+    this.serialization = serialization;
     this.manager = manager;
     this.clock = clock;
     this.nodeIp = nodeIp;
@@ -54,7 +64,11 @@ final class PodStatuses {
     return "Succeeded";
   }
 
-  void write(Pod pod, SimPod sp) {
+  /**
+   * Hands the pod's status to the status manager; the future completes once it is stored (see
+   * {@link StatusManager#setPodStatus}).
+   */
+  CompletableFuture<Void> write(Pod pod, SimPod sp) {
     String now = ts(clock.now());
     boolean done = sp.state == SimPod.State.TERMINATED;
     List<ContainerStatus> statuses = new ArrayList<>();
@@ -73,10 +87,11 @@ final class PodStatuses {
         done || unready.isEmpty()
             ? null
             : "containers with unready status: [" + String.join(" ", unready) + "]";
-    conditions.add(cond("PodReadyToStartContainers", done ? "False" : "True", null, null, now));
-    conditions.add(cond("Initialized", "True", done ? "PodCompleted" : null, null, now));
-    conditions.add(cond("Ready", ready, reason, message, now));
-    conditions.add(cond("ContainersReady", ready, reason, message, now));
+    conditions.add(
+        cond(pod, "PodReadyToStartContainers", done ? "False" : "True", null, null, now));
+    conditions.add(cond(pod, "Initialized", "True", done ? "PodCompleted" : null, null, now));
+    conditions.add(cond(pod, "Ready", ready, reason, message, now));
+    conditions.add(cond(pod, "ContainersReady", ready, reason, message, now));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("phase", phase(sp));
     status.put("conditions", conditions);
@@ -89,7 +104,7 @@ final class PodStatuses {
     if (!PodLifecycle.initContainers(pod).isEmpty()) {
       status.put("initContainerStatuses", initStatuses(pod, sp, !done));
     }
-    patch(pod, status);
+    return patch(pod, status);
   }
 
   private ContainerStatus status(Pod pod, SimPod sp, Container c, SimPod.Run run) {
@@ -184,7 +199,7 @@ final class PodStatuses {
   }
 
   /** Pending with one container waiting for {@code reason} (a container the runtime refused). */
-  void writeWaiting(Pod pod, String container, String reason, String message) {
+  CompletableFuture<Void> writeWaiting(Pod pod, String container, String reason, String message) {
     List<ContainerStatus> statuses = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
       var b =
@@ -210,21 +225,31 @@ final class PodStatuses {
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("phase", "Pending");
     status.put("containerStatuses", statuses);
-    patch(pod, status);
+    return patch(pod, status);
   }
 
   private static String containerId(SimPod sp, Container c) {
     return "jdra-sim://" + sp.uid + "-" + c.getName();
   }
 
-  private void patch(Pod pod, Map<String, Object> status) {
-    String body = client.getKubernetesSerialization().asJson(Map.of("status", status));
-    client
-        .pods()
-        .inNamespace(pod.getMetadata().getNamespace())
-        .withName(pod.getMetadata().getName())
-        .subresource("status")
-        .patch(PatchContext.of(PatchType.JSON_MERGE), body);
+  private CompletableFuture<Void> patch(Pod pod, Map<String, Object> status) {
+    var meta = pod.getMetadata();
+    return statusManager.setPodStatus(
+        meta.getUid(),
+        meta.getNamespace(),
+        meta.getName(),
+        serialization.asJson(Map.of("status", status)));
+  }
+
+  /** The status manager's writer: a JSON merge patch of the pod's status subresource. */
+  static StatusManager.Writer mergePatch(KubernetesClient client) {
+    return (namespace, name, body) ->
+        client
+            .pods()
+            .inNamespace(namespace)
+            .withName(name)
+            .subresource("status")
+            .patch(PatchContext.of(PatchType.JSON_MERGE), body);
   }
 
   private static List<PodCondition> otherConditions(Pod pod) {
@@ -239,14 +264,29 @@ final class PodStatuses {
     return out;
   }
 
+  /**
+   * A condition this node owns; its last transition time stays what the pod has while the status
+   * does not change (as upstream's status manager keeps it), so an unchanged status is an unchanged
+   * patch.
+   */
   private static PodCondition cond(
-      String type, String status, String reason, String message, String now) {
+      Pod pod, String type, String status, String reason, String message, String now) {
+    String since = now;
+    if (pod.getStatus() != null && pod.getStatus().getConditions() != null) {
+      for (PodCondition c : pod.getStatus().getConditions()) {
+        if (type.equals(c.getType())
+            && status.equals(c.getStatus())
+            && c.getLastTransitionTime() != null) {
+          since = c.getLastTransitionTime();
+        }
+      }
+    }
     return new PodConditionBuilder()
         .withType(type)
         .withStatus(status)
         .withReason(reason)
         .withMessage(message)
-        .withLastTransitionTime(now)
+        .withLastTransitionTime(since)
         .build();
   }
 

@@ -47,6 +47,7 @@ public final class PodWorkers {
   private final String nodeName;
   private final RateLimitingQueue<String> queue;
   private final PodLifecycle lifecycle;
+  private final StatusManager statusManager;
   private final Map<String, SimPod> pods = new ConcurrentHashMap<>();
   private SharedIndexInformer<Pod> informer;
 
@@ -64,8 +65,22 @@ public final class PodWorkers {
     this.client = client;
     this.nodeName = nodeName;
     this.queue = queue;
+    this.statusManager =
+        new StatusManager(
+            this.ctx,
+            PodStatuses.mergePatch(client),
+            r -> Thread.ofVirtual().name("pod-status-" + nodeName).start(r));
     this.lifecycle =
-        new PodLifecycle(this.ctx, client, manager, cdi, ips, nodeIp, recorder, this::enqueueLater);
+        new PodLifecycle(
+            this.ctx,
+            client,
+            manager,
+            cdi,
+            ips,
+            nodeIp,
+            recorder,
+            statusManager,
+            this::enqueueLater);
   }
 
   /**
@@ -201,6 +216,7 @@ public final class PodWorkers {
         return true;
       }
       pods.remove(key);
+      statusManager.forget(sp.uid);
       sp = null;
     }
     if (pod == null) {

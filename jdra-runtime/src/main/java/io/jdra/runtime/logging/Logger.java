@@ -11,7 +11,9 @@ import org.slf4j.spi.LoggingEventBuilder;
 /**
  * A contextual, immutable logger in the style of logr/klog: a constant, capitalised message plus
  * alternating key/value pairs ({@code logger.info("Claim allocated", "claim", Klog.kobj(c))}).
- * Values added with {@link #withValues} are written with every message of the derived logger.
+ * Values added with {@link #withValues} are written with every message of the derived logger. A key
+ * given twice is written once, with its last value (klog's merge of WithValues and call pairs), so
+ * that components which each add {@code node} or {@code driverName} do not repeat them.
  *
  * <p>Verbosity follows klog: {@code v(0)} and {@link #error} are always written, {@code v(n)} only
  * when the process verbosity ({@link Verbosity}) is at least n. Conventional levels: 2 state
@@ -63,9 +65,7 @@ public final class Logger {
     if (discard || kv.length == 0) {
       return this;
     }
-    List<Object> all = new ArrayList<>(values);
-    all.addAll(Arrays.asList(kv));
-    return new Logger(delegate, name, List.copyOf(nullSafe(all)), level, false);
+    return new Logger(delegate, name, List.copyOf(nullSafe(merge(values, kv))), level, false);
   }
 
   /** A logger whose info messages are written only at process verbosity >= level. */
@@ -107,9 +107,36 @@ public final class Logger {
 
   private void log(LoggingEventBuilder b, String msg, Object[] kv) {
     b = b.setMessage(msg);
-    b = addPairs(b, values.toArray());
-    b = addPairs(b, kv);
+    b = addPairs(b, values.isEmpty() ? kv : merge(values, kv).toArray());
     b.log();
+  }
+
+  /**
+   * {@code base} followed by {@code kv}, where a key of {@code kv} already in {@code base} replaces
+   * that value in place instead of being appended. A dangling key keeps its place at the end.
+   */
+  static List<Object> merge(List<Object> base, Object[] kv) {
+    List<Object> all = new ArrayList<>(base.size() + kv.length);
+    all.addAll(base);
+    for (int i = 0; i < kv.length; i += 2) {
+      Object key = kv[i];
+      int at = i + 1 < kv.length ? keyIndex(all, key) : -1;
+      if (at >= 0) {
+        all.set(at + 1, kv[i + 1]);
+      } else {
+        all.addAll(Arrays.asList(kv).subList(i, Math.min(i + 2, kv.length)));
+      }
+    }
+    return all;
+  }
+
+  private static int keyIndex(List<Object> pairs, Object key) {
+    for (int i = 0; i + 1 < pairs.size(); i += 2) {
+      if (String.valueOf(pairs.get(i)).equals(String.valueOf(key))) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static LoggingEventBuilder addPairs(LoggingEventBuilder b, Object[] kv) {

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.jdra.runtime.bench.DecodeBench;
 import io.jdra.runtime.clock.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +87,26 @@ class ClientsTest {
                 .getKind())
         .isEqualTo("Pod");
     b.close();
+  }
+
+  @Test
+  void theSharedSerializationReadsAndWritesAsFabric8sDefault() {
+    KubernetesSerialization fabric8 = new KubernetesSerialization();
+    KubernetesSerialization shared = Clients.serialization();
+    for (String uid : List.of("39cb0905-d855-4db9-8c7a-beeb3aecb7af", "another-uid")) {
+      String json = DecodeBench.claim(uid);
+      ResourceClaim claim = shared.unmarshal(json, ResourceClaim.class);
+      assertThat(claim).isEqualTo(fabric8.unmarshal(json, ResourceClaim.class));
+      assertThat(
+              claim.getMetadata().getManagedFields().get(0).getFieldsV1().getAdditionalProperties())
+          .extracting(f -> f.get("f:metadata"))
+          .asString()
+          .contains("k:{\"uid\":\"" + uid + "\"}");
+      assertThat(shared.asJson(claim)).isEqualTo(fabric8.asJson(claim));
+    }
+    Pod pod = shared.unmarshal(DecodeBench.POD, Pod.class);
+    assertThat(pod).isEqualTo(fabric8.unmarshal(DecodeBench.POD, Pod.class));
+    assertThat(shared.asJson(pod)).isEqualTo(fabric8.asJson(pod));
   }
 
   @Test

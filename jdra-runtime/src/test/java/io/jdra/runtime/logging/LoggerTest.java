@@ -3,6 +3,7 @@ package io.jdra.runtime.logging;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,15 @@ class LoggerTest {
     Logger child = l.withValues("pod", "ns/p");
     assertThat(child).isNotSameAs(l);
     child.info("Message with an odd key list", "dangling");
+  }
+
+  @Test
+  void aRepeatedKeyIsWrittenOnceWithItsLastValue() {
+    assertThat(Logger.merge(List.of("node", "n1", "pod", "p"), new Object[] {"node", "n2", "x", 1}))
+        .containsExactly("node", "n2", "pod", "p", "x", 1);
+    assertThat(Logger.merge(List.of("node", "n1"), new Object[] {"node"}))
+        .containsExactly("node", "n1", "node");
+    assertThat(Logger.merge(List.of(), new Object[] {"a", 1, "a", 2})).containsExactly("a", 2);
   }
 
   @Test

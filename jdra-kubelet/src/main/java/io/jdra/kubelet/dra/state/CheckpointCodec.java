@@ -1,5 +1,6 @@
 package io.jdra.kubelet.dra.state;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +32,68 @@ public final class CheckpointCodec {
 
   private CheckpointCodec() {}
 
+  /**
+   * One entry's part of the file, encoded once and reused by every later write that still contains
+   * the entry unchanged: its JSON (what the checksum covers) and the same JSON escaped as part of
+   * the {@code Data} string. JSON string escaping works character by character, so the escaped
+   * {@code Data} is the concatenation of its pieces escaped.
+   */
+  public record Entry(byte[] json, byte[] escaped) {}
+
+  private static final byte[] DATA_HEAD =
+      ("{\"kind\":\"" + KIND + "\",\"apiVersion\":\"" + API_VERSION + "\",\"Entries\":[")
+          .getBytes(StandardCharsets.UTF_8);
+  private static final byte[] ESCAPED_HEAD = escape(DATA_HEAD);
+  private static final byte[] DATA_TAIL = "]}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] COMMA = ",".getBytes(StandardCharsets.UTF_8);
+
   /** The file content for {@code entries}. */
   public static byte[] encode(List<ClaimInfoState> entries) {
-    String data = JSON.writeValueAsString(dataNode(entries));
-    ObjectNode file = NODES.objectNode();
-    file.put("Data", data);
-    file.put("Checksum", checksum(data));
-    return JSON.writeValueAsBytes(file);
+    return assemble(entries.stream().map(CheckpointCodec::encodeEntry).toList());
+  }
+
+  /** Encodes one entry (see {@link Entry}). */
+  public static Entry encodeEntry(ClaimInfoState e) {
+    byte[] json = JSON.writeValueAsBytes(entryNode(e));
+    return new Entry(json, escape(json));
+  }
+
+  /**
+   * The file content for entries encoded by {@link #encodeEntry}: {@code {"Data":"<escaped
+   * data>","Checksum":<crc32 of data>}} without serializing anything again.
+   */
+  public static byte[] assemble(List<Entry> entries) {
+    CRC32 crc = new CRC32();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(size(entries));
+    out.writeBytes("{\"Data\":\"".getBytes(StandardCharsets.UTF_8));
+    out.writeBytes(ESCAPED_HEAD);
+    crc.update(DATA_HEAD);
+    for (int i = 0; i < entries.size(); i++) {
+      if (i > 0) {
+        out.writeBytes(COMMA);
+        crc.update(COMMA);
+      }
+      out.writeBytes(entries.get(i).escaped());
+      crc.update(entries.get(i).json());
+    }
+    out.writeBytes(DATA_TAIL);
+    crc.update(DATA_TAIL);
+    out.writeBytes(("\",\"Checksum\":" + crc.getValue() + "}").getBytes(StandardCharsets.UTF_8));
+    return out.toByteArray();
+  }
+
+  private static int size(List<Entry> entries) {
+    int n = 64 + 2 * DATA_HEAD.length;
+    for (Entry e : entries) {
+      n += e.escaped().length + 1;
+    }
+    return n;
+  }
+
+  /** The bytes of {@code json} as the inside of a JSON string (Jackson's escaping). */
+  private static byte[] escape(byte[] json) {
+    String quoted = JSON.writeValueAsString(new String(json, StandardCharsets.UTF_8));
+    return quoted.substring(1, quoted.length() - 1).getBytes(StandardCharsets.UTF_8);
   }
 
   /**
@@ -80,23 +136,17 @@ public final class CheckpointCodec {
     return crc.getValue();
   }
 
-  private static ObjectNode dataNode(List<ClaimInfoState> entries) {
-    ObjectNode data = NODES.objectNode();
-    data.put("kind", KIND);
-    data.put("apiVersion", API_VERSION);
-    ArrayNode list = data.putArray("Entries");
-    for (ClaimInfoState e : entries) {
-      ObjectNode n = list.addObject();
-      n.put("ClaimUID", e.claimUid());
-      n.put("ClaimName", e.claimName());
-      n.put("Namespace", e.namespace());
-      // sets.Set[string] is a map to empty structs in Go's JSON.
-      ObjectNode pods = n.putObject("PodUIDs");
-      e.podUids().forEach(uid -> pods.putObject(uid));
-      ObjectNode drivers = n.putObject("DriverState");
-      e.driverState().forEach((driver, state) -> drivers.set(driver, driverNode(state)));
-    }
-    return data;
+  private static ObjectNode entryNode(ClaimInfoState e) {
+    ObjectNode n = NODES.objectNode();
+    n.put("ClaimUID", e.claimUid());
+    n.put("ClaimName", e.claimName());
+    n.put("Namespace", e.namespace());
+    // sets.Set[string] is a map to empty structs in Go's JSON.
+    ObjectNode pods = n.putObject("PodUIDs");
+    e.podUids().forEach(uid -> pods.putObject(uid));
+    ObjectNode drivers = n.putObject("DriverState");
+    e.driverState().forEach((driver, state) -> drivers.set(driver, driverNode(state)));
+    return n;
   }
 
   private static ObjectNode driverNode(DriverState state) {

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * Durable store of the claim info cache (upstream state.Checkpointer). Thread-safe.
  *
- * <p>A stored state survives a crash at any point: after {@link #store} returns, the new state is
- * on disk; if the process dies during {@code store}, the previous state is read back.
+ * <p>A stored state survives a process crash at any point: after {@link #store} returns, the new
+ * state is what a restarted kubelet reads (its content synced to disk before it replaced the old
+ * one); if the process dies during {@code store}, the previous state is read back.
  */
 public interface Checkpointer {
   /**

@@ -8,18 +8,32 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A {@link Checkpointer} over one file, written as upstream's checkpoint manager does: the new
- * content goes to a temporary file in the same directory, which is synced and then renamed over the
- * old one, and the directory is synced so the rename itself is durable.
+ * A {@link Checkpointer} over one file, written as upstream's checkpoint manager (its file store)
+ * does: the new content goes to a temporary file in the same directory, which is synced and then
+ * renamed over the old one. As there, the directory is not synced: the rename reaches the disk with
+ * the file system's next journal commit, and a crash before that leaves the previous checkpoint,
+ * which the manager recovers from as from a crash just before the write (preparing again is
+ * idempotent; the reconcile loop finds pods that are gone). A directory sync would add a second
+ * disk flush to each of the two writes on a pod's start path.
+ *
+ * <p>Each entry is encoded once ({@link CheckpointCodec#encodeEntry}) and reused while the cache
+ * holds the same (immutable) state object, so a write costs a copy and a checksum of the file, not
+ * a serialization of every claim on the node.
  */
 public final class FileCheckpointer implements Checkpointer {
   /** Upstream's file name under the kubelet root directory. */
   public static final String DRA_MANAGER_STATE = "dra_manager_state";
 
   private final Path file;
+
+  /** Encodings of the entries of the last write, by identity (states are immutable). */
+  private Map<ClaimInfoState, CheckpointCodec.Entry> encoded = new IdentityHashMap<>();
 
   public FileCheckpointer(Path stateDir, String name) throws IOException {
     if (name == null || name.isEmpty()) {
@@ -55,7 +69,17 @@ public final class FileCheckpointer implements Checkpointer {
   }
 
   private void write(List<ClaimInfoState> entries) throws IOException {
-    byte[] content = CheckpointCodec.encode(entries);
+    Map<ClaimInfoState, CheckpointCodec.Entry> next = new IdentityHashMap<>();
+    List<CheckpointCodec.Entry> parts = new ArrayList<>(entries.size());
+    for (ClaimInfoState e : entries) {
+      CheckpointCodec.Entry part = encoded.get(e);
+      if (part == null) {
+        part = CheckpointCodec.encodeEntry(e);
+      }
+      next.put(e, part);
+      parts.add(part);
+    }
+    byte[] content = CheckpointCodec.assemble(parts);
     Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
     try (FileChannel ch =
         FileChannel.open(
@@ -70,8 +94,6 @@ public final class FileCheckpointer implements Checkpointer {
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      dir.force(true);
-    }
+    encoded = next;
   }
 }

@@ -67,6 +67,27 @@ class FileCheckpointerTest {
   }
 
   @Test
+  void entriesEncodedOnceStayCorrectAcrossWrites() throws Exception {
+    // Names that need escaping inside the Data string, and a multi-byte character.
+    var odd =
+        claim(
+            "u\"1",
+            "c\\\u00e9\u2603",
+            Set.of("p\n"),
+            Map.of("d", new DriverState(List.of(new Device("pool", "dev\t", null, null, null)))));
+    var cp = new FileCheckpointer(dir, "dra_manager_state");
+    cp.store(List.of(PREPARED, odd));
+    // The second write reuses the first's encodings of PREPARED and odd; the changed entry
+    // (a new object) is encoded anew.
+    var moved = odd.withPodUids(Set.of("p\n", "p2"));
+    cp.store(List.of(PREPARED, moved));
+    assertThat(new FileCheckpointer(dir, "dra_manager_state").getOrCreate())
+        .containsExactly(PREPARED, moved);
+    cp.store(List.of(moved));
+    assertThat(new FileCheckpointer(dir, "dra_manager_state").getOrCreate()).containsExactly(moved);
+  }
+
+  @Test
   void fileIsUpstreamFormat() throws Exception {
     new FileCheckpointer(dir, "dra_manager_state").store(List.of(PREPARED));
     String file = Files.readString(dir.resolve("dra_manager_state"));

@@ -69,85 +69,90 @@ public final class DynamicResources
   private final PodEvents events;
   private final boolean nodeAllocatable;
 
-  /**
-   * @param writer the API calls of PreBind, Unreserve and PostFilter (null in pure unit tests:
-   *     those extension points then fail with an error)
-   * @param filterTimeoutEnabled feature gate DRASchedulerFilterTimeout
-   * @param nanoClock for the filter deadline
-   */
-  public DynamicResources(
-      DraManager manager,
-      DynamicResourcesArgs args,
-      boolean filterTimeoutEnabled,
-      LongSupplier nanoClock,
-      ClaimWriter writer) {
-    this(manager, args, filterTimeoutEnabled, nanoClock, writer, name -> null);
+  private DynamicResources(Builder b) {
+    this.manager = b.manager;
+    this.args = b.args;
+    this.filterTimeoutEnabled = b.filterTimeoutEnabled;
+    this.nanoClock = b.nanoClock;
+    this.writer = b.writer;
+    this.extendedResourceClass = b.extendedResourceClass;
+    this.events = b.events;
+    this.nodeAllocatable = b.nodeAllocatable;
+  }
+
+  /** A plugin on {@code manager} with {@code args}; the rest defaults as {@link Builder} says. */
+  public static Builder builder(DraManager manager, DynamicResourcesArgs args) {
+    return new Builder(manager, args);
   }
 
   /**
-   * @param extendedResourceClass the DeviceClass backing an extended resource name, or null when
-   *     none does or DRAExtendedResource is off
+   * The plugin's collaborators and feature gates. Defaults: DRASchedulerFilterTimeout on (as in
+   * Kubernetes 1.36), the system nano clock, no writer, no extended resources, no events,
+   * DRANodeAllocatableResources off.
    */
-  public DynamicResources(
-      DraManager manager,
-      DynamicResourcesArgs args,
-      boolean filterTimeoutEnabled,
-      LongSupplier nanoClock,
-      ClaimWriter writer,
-      Function<String, String> extendedResourceClass) {
-    this(
-        manager,
-        args,
-        filterTimeoutEnabled,
-        nanoClock,
-        writer,
-        extendedResourceClass,
-        PodEvents.NONE);
-  }
+  public static final class Builder {
+    private final DraManager manager;
+    private final DynamicResourcesArgs args;
+    private boolean filterTimeoutEnabled = true;
+    private LongSupplier nanoClock = System::nanoTime;
+    private ClaimWriter writer;
+    private Function<String, String> extendedResourceClass = name -> null;
+    private PodEvents events = PodEvents.NONE;
+    private boolean nodeAllocatable;
 
-  /**
-   * @param events where PreBind records {@code BindingConditionsPending}
-   */
-  public DynamicResources(
-      DraManager manager,
-      DynamicResourcesArgs args,
-      boolean filterTimeoutEnabled,
-      LongSupplier nanoClock,
-      ClaimWriter writer,
-      Function<String, String> extendedResourceClass,
-      PodEvents events) {
-    this(
-        manager,
-        args,
-        filterTimeoutEnabled,
-        nanoClock,
-        writer,
-        extendedResourceClass,
-        events,
-        false);
-  }
+    private Builder(DraManager manager, DynamicResourcesArgs args) {
+      this.manager = manager;
+      this.args = args;
+    }
 
-  /**
-   * @param nodeAllocatable feature gate DRANodeAllocatableResources: devices' {@code
-   *     nodeAllocatableResourceMappings} count against the node's cpu, memory and hugepages
-   */
-  public DynamicResources(
-      DraManager manager,
-      DynamicResourcesArgs args,
-      boolean filterTimeoutEnabled,
-      LongSupplier nanoClock,
-      ClaimWriter writer,
-      Function<String, String> extendedResourceClass,
-      PodEvents events,
-      boolean nodeAllocatable) {
-    this.nodeAllocatable = nodeAllocatable;
-    this.manager = manager;
-    this.args = args;
-    this.filterTimeoutEnabled = filterTimeoutEnabled;
-    this.nanoClock = nanoClock;
-    this.writer = writer;
-    this.extendedResourceClass = extendedResourceClass;
-    this.events = events;
+    /** Feature gate DRASchedulerFilterTimeout. */
+    public Builder filterTimeoutEnabled(boolean enabled) {
+      this.filterTimeoutEnabled = enabled;
+      return this;
+    }
+
+    /** For the filter deadline. */
+    public Builder nanoClock(LongSupplier clock) {
+      this.nanoClock = clock;
+      return this;
+    }
+
+    /**
+     * The API calls of PreBind, Unreserve and PostFilter (none in pure unit tests: those extension
+     * points then fail with an error).
+     */
+    public Builder writer(ClaimWriter w) {
+      this.writer = w;
+      return this;
+    }
+
+    /**
+     * The DeviceClass backing an extended resource name, or null when none does or
+     * DRAExtendedResource is off.
+     */
+    public Builder extendedResourceClass(Function<String, String> f) {
+      this.extendedResourceClass = f;
+      return this;
+    }
+
+    /** Where PreBind records {@code BindingConditionsPending}. */
+    public Builder events(PodEvents e) {
+      this.events = e;
+      return this;
+    }
+
+    /**
+     * Feature gate DRANodeAllocatableResources: devices' {@code nodeAllocatableResourceMappings}
+     * count against the node's cpu, memory and hugepages.
+     */
+    public Builder nodeAllocatable(boolean enabled) {
+      this.nodeAllocatable = enabled;
+      return this;
+    }
+
+    public DynamicResources build() {
+      return new DynamicResources(this);
+    }
   }
 
   @Override

@@ -63,15 +63,12 @@ class BindingConditionsTest {
   }
 
   DynamicResources newPlugin(Duration bindingTimeout) {
-    return new DynamicResources(
-        dra,
-        new DynamicResourcesArgs(Duration.ofSeconds(10), bindingTimeout),
-        true,
-        System::nanoTime,
-        writer,
-        name -> null,
-        (p, type, reason, action, note) ->
-            events.add(String.join(" ", p.getMetadata().getName(), type, reason, action, note)));
+    return DynamicResources.builder(
+            dra, new DynamicResourcesArgs(Duration.ofSeconds(10), bindingTimeout))
+        .writer(writer)
+        .events((p, type, reason, action, note) ->
+            events.add(String.join(" ", p.getMetadata().getName(), type, reason, action, note)))
+        .build();
   }
 
   void gpuWithBindingConditions() {
@@ -263,12 +260,9 @@ class BindingConditionsTest {
     plain.claimChanged(
         Make.claim("a").namespace("ns").uid("c-a").resourceVersion("1").request(DRIVER).obj());
     DynamicResources pl =
-        new DynamicResources(
-            plain,
-            new DynamicResourcesArgs(Duration.ofSeconds(10), TIMEOUT),
-            true,
-            System::nanoTime,
-            w);
+        DynamicResources.builder(plain, new DynamicResourcesArgs(Duration.ofSeconds(10), TIMEOUT))
+            .writer(w)
+            .build();
     CycleState st = new CycleState();
     PodInfo p = new PodInfo(pod);
     pl.preFilter(ctx, st, p, List.of());

@@ -127,12 +127,11 @@ class DynamicResourcesTest {
   final AtomicLong nanos = new AtomicLong();
 
   DynamicResources plugin(Duration filterTimeout) {
-    return new DynamicResources(
-        dra,
-        new DynamicResourcesArgs(filterTimeout, Duration.ofSeconds(600)),
-        true,
-        nanos::get,
-        writer);
+    return DynamicResources.builder(
+            dra, new DynamicResourcesArgs(filterTimeout, Duration.ofSeconds(600)))
+        .nanoClock(nanos::get)
+        .writer(writer)
+        .build();
   }
 
   DynamicResources plugin() {
@@ -364,17 +363,15 @@ class DynamicResourcesTest {
   DynamicResources extendedPlugin() {
     dra.classChanged(
         Make.deviceClass(DRIVER).driver(DRIVER).extendedResourceName("example.com/gpu").obj());
-    return new DynamicResources(
-        dra,
-        DynamicResourcesArgs.defaults(),
-        true,
-        nanos::get,
-        writer,
-        name ->
+    return DynamicResources.builder(dra, DynamicResourcesArgs.defaults())
+        .nanoClock(nanos::get)
+        .writer(writer)
+        .extendedResourceClass(name ->
             name.equals("example.com/gpu")
                     || name.equals("deviceclass.resource.kubernetes.io/" + DRIVER)
                 ? DRIVER
-                : null);
+                : null)
+        .build();
   }
 
   static Pod extendedPod() {
@@ -550,12 +547,11 @@ class DynamicResourcesTest {
     nanos.set(0);
     // Every read of the clock is 11 s later than the one before.
     DynamicResources slow =
-        new DynamicResources(
-            dra,
-            new DynamicResourcesArgs(Duration.ofSeconds(10), Duration.ofSeconds(600)),
-            true,
-            () -> nanos.addAndGet(11_000_000_000L),
-            writer);
+        DynamicResources.builder(
+                dra, new DynamicResourcesArgs(Duration.ofSeconds(10), Duration.ofSeconds(600)))
+            .nanoClock(() -> nanos.addAndGet(11_000_000_000L))
+            .writer(writer)
+            .build();
     Status s = slow.filter(CTX, st, p, node("node-1"));
     assertThat(s.code()).isEqualTo(Status.Code.ERROR);
     assertThat(s.message()).isEqualTo("timed out trying to allocate devices");

@@ -36,15 +36,11 @@ class NodeAllocatableResourcesTest {
   final DynamicResourcesTest.FakeWriter writer = new DynamicResourcesTest.FakeWriter(dra);
 
   DynamicResources plugin(boolean gate) {
-    return new DynamicResources(
-        dra,
-        DynamicResourcesArgs.defaults(),
-        true,
-        () -> 0L,
-        writer,
-        name -> null,
-        PodEvents.NONE,
-        gate);
+    return DynamicResources.builder(dra, DynamicResourcesArgs.defaults())
+        .nanoClock(() -> 0L)
+        .writer(writer)
+        .nodeAllocatable(gate)
+        .build();
   }
 
   void numaNode(String node, String cpus) {
