@@ -74,10 +74,10 @@ final class FieldManager {
     /** Drops the fields the strategy resets for this endpoint (status or everything else). */
     FieldSet ignore(FieldSet s) {
       if ("status".equals(subresource)) {
-        return s.filter(p -> !p.startsWith(SPEC));
+        return s.withoutPrefix(SPEC);
       }
       if (subresource.isEmpty() && STATUS_KINDS.contains(kind)) {
-        return s.filter(p -> !p.startsWith(STATUS));
+        return s.withoutPrefix(STATUS);
       }
       return s;
     }

@@ -51,7 +51,8 @@ public final class TypeCheck {
     for (Map.Entry<String, JsonNode> e : obj.properties()) {
       Field f = t.field(e.getKey());
       path.add(e.getKey());
-      String err = value(f, e.getValue(), shortName(t.name), path);
+      // the owner's short name is only spelled out in an error
+      String err = value(f, e.getValue(), t.name, path);
       path.remove(path.size() - 1);
       if (err != null) {
         return err;
@@ -60,7 +61,7 @@ public final class TypeCheck {
     return null;
   }
 
-  /** Checks a field's value; {@code owner} is the Go struct that declares it. */
+  /** Checks a field's value; {@code owner} is the schema name of the Go struct that declares it. */
   private static String value(Field f, JsonNode v, String owner, List<String> path) {
     if (v == null || v.isNull()) {
       return null;
@@ -131,7 +132,12 @@ public final class TypeCheck {
     if (!v.isNumber()) {
       return mismatch(v, owner, path, type);
     }
-    if (v.isIntegralNumber()) {
+    if (v.isIntegralNumber() && v.canConvertToLong()) {
+      long n = v.longValue(); // no BigInteger for the usual small number
+      if (n >= min.longValue() && n <= max.longValue()) {
+        return null;
+      }
+    } else if (v.isIntegralNumber()) {
       BigInteger n = v.bigIntegerValue();
       if (n.compareTo(min) >= 0 && n.compareTo(max) <= 0) {
         return null;
@@ -140,7 +146,7 @@ public final class TypeCheck {
     return "json: cannot unmarshal number "
         + v.asString()
         + " into Go struct field "
-        + owner
+        + shortName(owner)
         + "."
         + String.join(".", path)
         + " of type "
@@ -151,7 +157,7 @@ public final class TypeCheck {
     return "json: cannot unmarshal "
         + JsonPatch.goJsonKind(v)
         + " into Go struct field "
-        + owner
+        + shortName(owner)
         + "."
         + String.join(".", path)
         + " of type "
