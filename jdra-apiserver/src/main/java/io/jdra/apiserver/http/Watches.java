@@ -265,7 +265,7 @@ final class Watches {
           return WatchSession.event(type, Buffer.buffer(Json.bytes(tab)));
         }
         if (!Conversion.needed(t, version)) {
-          return WatchSession.event(type, object.json()); // the stored bytes, copied once
+          return SharedEvents.event(type, object); // one encoding for every watcher
         }
         return WatchSession.event(type, Encoding.object(t, version, object));
       }
