@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,6 +46,12 @@ public final class FakeDriver implements AutoCloseable {
 
   /** Each NodePrepareResources call's claim UIDs. */
   public final List<List<String>> prepareCalls = new CopyOnWriteArrayList<>();
+
+  /**
+   * Time spent in the v1 NodePrepareResources handler, by claim name (each claim of a call gets the
+   * call's time): the driver's own work, which benchmarks leave out of the kubelet's.
+   */
+  public final Map<String, Long> prepareHandlerNanos = new ConcurrentHashMap<>();
 
   /** Each NodeUnprepareResources call's claim UIDs. */
   public final List<List<String>> unprepareCalls = new CopyOnWriteArrayList<>();
@@ -150,6 +157,7 @@ public final class FakeDriver implements AutoCloseable {
     @Override
     public void nodePrepareResources(
         NodePrepareResourcesRequest req, StreamObserver<NodePrepareResourcesResponse> out) {
+      long start = System.nanoTime();
       prepareCalls.add(req.getClaimsList().stream().map(c -> c.getUid()).toList());
       var resp = NodePrepareResourcesResponse.newBuilder();
       for (var c : req.getClaimsList()) {
@@ -172,6 +180,8 @@ public final class FakeDriver implements AutoCloseable {
       }
       out.onNext(resp.build());
       out.onCompleted();
+      long took = System.nanoTime() - start;
+      req.getClaimsList().forEach(c -> prepareHandlerNanos.put(c.getName(), took));
     }
 
     @Override
