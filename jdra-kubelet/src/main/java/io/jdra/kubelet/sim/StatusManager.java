@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -73,8 +74,12 @@ final class StatusManager {
    * of the pod's status fails.
    */
   CompletableFuture<Void> setPodStatus(String uid, String namespace, String name, String body) {
-    PodEntry e = pods.computeIfAbsent(uid, u -> new PodEntry(namespace, name));
     CompletableFuture<Void> done = new CompletableFuture<>();
+    if (ctx.isCancelled()) {
+      done.completeExceptionally(new CancellationException("kubelet stopped"));
+      return done;
+    }
+    PodEntry e = pods.computeIfAbsent(uid, u -> new PodEntry(namespace, name));
     boolean start;
     synchronized (e) {
       if (body.equals(e.body) && e.version == e.sent && !e.inFlight) {
@@ -125,11 +130,18 @@ final class StatusManager {
 
   /** Writes the newest status until none is newer than the last write; one thread per pod. */
   private void send(String uid, PodEntry e) {
-    while (!ctx.isCancelled()) {
+    while (true) {
       String body;
       long version;
       List<CompletableFuture<Void>> waiters;
       synchronized (e) {
+        if (ctx.isCancelled()) {
+          // Nobody may wait forever on a node that stopped (a sync awaiting a terminal status).
+          e.inFlight = false;
+          takeWaiters(e)
+              .forEach(w -> w.completeExceptionally(new CancellationException("kubelet stopped")));
+          return;
+        }
         if (e.version == e.sent || pods.get(uid) != e) {
           e.inFlight = false;
           waiters = takeWaiters(e);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class StatusManagerTest {
   final FakeClock clock = new FakeClock(Instant.parse("2026-01-01T00:00:00Z"));
-  final Ctx ctx = Ctx.forTest(clock);
+  final Ctx ctx = Ctx.forTest(clock).withCancel();
   final List<String> writes = new ArrayList<>();
   final List<Integer> failWith = new ArrayList<>();
   Consumer<String> duringWrite = body -> {};
@@ -104,6 +104,20 @@ class StatusManagerTest {
     assertThat(f.isCompletedExceptionally()).isFalse();
     assertThat(manager.pending()).isZero();
     clock.step(Duration.ofMinutes(1));
+    assertThat(writes).containsExactly("a");
+  }
+
+  @Test
+  void waitersOfAStoppedNodeFailInsteadOfWaitingForever() {
+    List<CompletableFuture<Void>> later = new ArrayList<>();
+    duringWrite =
+        body -> {
+          later.add(set("b"));
+          ctx.cancel();
+        };
+    set("a");
+    assertThat(later).singleElement().satisfies(f -> assertThat(f).isCompletedExceptionally());
+    assertThat(set("c")).isCompletedExceptionally();
     assertThat(writes).containsExactly("a");
   }
 
