@@ -216,7 +216,7 @@ public final class StrictDecoding {
       String apiVersion, String kind, JsonNode obj, boolean sortedKeys) {
     Objects.requireNonNull(obj, "obj");
     Errors out = new Errors();
-    unknown(obj, root(apiVersion, kind), new ArrayList<>(), out, sortedKeys);
+    unknown(obj, root(apiVersion, kind), new ArrayList<Object>(), out, sortedKeys);
     return out.list();
   }
 
@@ -230,31 +230,57 @@ public final class StrictDecoding {
     return errors;
   }
 
+  /**
+   * The walk keeps the path as raw steps (a key, or an Integer list index) and spells it as Go does
+   * only for an error: this runs on every create and update body.
+   */
   private static void unknown(
-      JsonNode v, Node n, List<String> stack, Errors out, boolean sortedKeys) {
+      JsonNode v, Node n, List<Object> stack, Errors out, boolean sortedKeys) {
     if (v.isObject() && !(n instanceof ListNode) && n != Simple.OPAQUE) {
-      List<String> keys = new ArrayList<>(v.propertyNames());
       if (sortedKeys) {
+        List<String> keys = new ArrayList<>(v.propertyNames());
         Collections.sort(keys);
-      }
-      for (String key : keys) {
-        Node child = child(n, key);
-        if (child == null) {
-          out.add("unknown field", stack, key);
-          continue;
+        for (String key : keys) {
+          unknownField(key, v.get(key), n, stack, out, true);
         }
-        stack.add(stack.isEmpty() ? key : "." + key);
-        unknown(v.get(key), child, stack, out, sortedKeys);
-        stack.remove(stack.size() - 1);
+      } else {
+        for (Map.Entry<String, JsonNode> e : v.properties()) {
+          unknownField(e.getKey(), e.getValue(), n, stack, out, false);
+        }
       }
     } else if (v.isArray() && (n instanceof ListNode || n == Simple.ANY)) {
       Node element = n instanceof ListNode l ? node(l.element()) : Simple.ANY;
       for (int i = 0; i < v.size(); i++) {
-        stack.add("[" + i + "]");
+        stack.add(i);
         unknown(v.get(i), element, stack, out, sortedKeys);
         stack.remove(stack.size() - 1);
       }
     }
+  }
+
+  private static void unknownField(
+      String key, JsonNode value, Node n, List<Object> stack, Errors out, boolean sortedKeys) {
+    Node child = child(n, key);
+    if (child == null) {
+      out.add("unknown field", spelled(stack), key);
+      return;
+    }
+    stack.add(key);
+    unknown(value, child, stack, out, sortedKeys);
+    stack.remove(stack.size() - 1);
+  }
+
+  /** Raw path steps as the Scanner keeps them: {@code spec}, {@code .containers}, {@code [0]}. */
+  private static List<String> spelled(List<Object> steps) {
+    List<String> out = new ArrayList<>(steps.size());
+    for (Object step : steps) {
+      if (step instanceof Integer i) {
+        out.add("[" + i + "]");
+      } else {
+        out.add(out.isEmpty() ? (String) step : "." + step);
+      }
+    }
+    return out;
   }
 
   /** Removes the fields the kind does not declare, as decoding into the Go type drops them. */
