@@ -330,6 +330,11 @@ public final class ObjectService {
         throw ApiException.modified(t, name);
       }
       ObjectNode next = Strategies.prepareForUpdate(t, sub, desired, old);
+      if (opts.applied() && next != desired) {
+        // A subresource write keeps the stored metadata but for the managed fields that
+        // server-side apply just recorded (upstream's ResetObjectMetaForStatus keeps them too).
+        Strategies.keepManagedFields(next, desired);
+      }
       List<String> added = Strategies.addedFinalizersWhileDeleting(next, old);
       if (!added.isEmpty()) {
         throw ApiException.invalid(

@@ -24,12 +24,27 @@ public final class PatcherPatching implements Patching {
       String fieldManager,
       boolean force,
       Instant now) {
+    return patch(contentType, type, apiVersion, current, body, fieldManager, force, now, "");
+  }
+
+  @Override
+  public ObjectNode patch(
+      String contentType,
+      ResourceType type,
+      String apiVersion,
+      ObjectNode current,
+      byte[] body,
+      String fieldManager,
+      boolean force,
+      Instant now,
+      String subresource) {
     PatchType pt =
         PatchType.byContentType(contentType)
             .orElseThrow(() -> ApiException.unsupportedMediaType(contentType, supportedTypes()));
     try {
       if (pt == PatchType.APPLY_PATCH_YAML) {
-        return Patcher.apply(apiVersion, type.kind(), current, body, fieldManager, force, now);
+        return Patcher.apply(
+            apiVersion, type.kind(), current, body, fieldManager, force, now, subresource);
       }
       if (current == null) {
         throw ApiException.notFound(type, "");

@@ -31,6 +31,24 @@ public interface Patching {
       Instant now);
 
   /**
+   * As {@link #patch(String, ResourceType, String, ObjectNode, byte[], String, boolean, Instant)}
+   * on a subresource ({@code status}): server-side apply records the applier's fields under that
+   * subresource, as upstream's field manager does. The default ignores the subresource.
+   */
+  default ObjectNode patch(
+      String contentType,
+      ResourceType type,
+      String apiVersion,
+      ObjectNode current,
+      byte[] body,
+      String fieldManager,
+      boolean force,
+      Instant now,
+      String subresource) {
+    return patch(contentType, type, apiVersion, current, body, fieldManager, force, now);
+  }
+
+  /**
    * Records an ordinary write of {@code manager} in metadata.managedFields; returns the object to
    * store. The default changes nothing.
    */

@@ -87,6 +87,19 @@ final class Strategies {
   }
 
   /**
+   * Sets next's metadata.managedFields to those of {@code from} (removes them when it has none).
+   */
+  static void keepManagedFields(ObjectNode next, ObjectNode from) {
+    JsonNode managed = Json.at(from, "metadata.managedFields");
+    ObjectNode meta = Json.child(next, "metadata");
+    if (managed == null) {
+      meta.remove("managedFields");
+    } else {
+      meta.set("managedFields", managed);
+    }
+  }
+
+  /**
    * Moves {@code metadata.generation} by one when the spec changed. Called on the admitted object:
    * as in kube-apiserver, the comparison sees the defaulted spec, so a write that only omits
    * defaulted fields (kubectl apply of the same manifest) is no spec change. Kinds whose admission
