@@ -33,8 +33,10 @@ import java.util.stream.Collectors;
  * not counted). Afterwards it counts the claims each pod owns: more than one is a duplicate.
  *
  * <p>Options: {@code --kubeconfig F --controller-pid P [--server-pid P] [--pods 5000] [--threads
- * 32] [--warmup 2000]}: the warm-up burst (not measured) lets the JIT compilers of all three JVMs
- * finish first; with 500 the compiler threads still took a quarter of the controller's CPU.
+ * 32] [--warmup 2000] [--rounds 1]}: the warm-up burst (not measured) lets the JIT compilers of all
+ * three JVMs catch up; with 500 the compiler threads still took a quarter of the controller's CPU,
+ * and on a loaded machine they still do after 2,000, so {@code --rounds N} measures N bursts one
+ * after the other, each printed.
  */
 public final class ClaimBurst {
   private ClaimBurst() {}
@@ -46,6 +48,7 @@ public final class ClaimBurst {
     int pods = Integer.parseInt(arg(args, "--pods", "5000"));
     int threads = Integer.parseInt(arg(args, "--threads", "32"));
     int warmup = Integer.parseInt(arg(args, "--warmup", "2000"));
+    int rounds = Integer.parseInt(arg(args, "--rounds", "1"));
     Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
     try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
       String ns = "burst-" + System.currentTimeMillis();
@@ -59,7 +62,10 @@ public final class ClaimBurst {
           .resource(Make.claimTemplate("single-gpu").namespace(ns).request("gpu.example.com").obj())
           .create();
       warmUp(client, ns, warmup, threads);
-      run(client, ns, pods, threads, new long[] {controllerPid, serverPid});
+      for (int r = 1; r <= rounds; r++) {
+        String prefix = rounds == 1 ? "pod" : "r" + r + "-pod";
+        run(client, ns, prefix, pods, threads, new long[] {controllerPid, serverPid});
+      }
     }
   }
 
@@ -69,12 +75,13 @@ public final class ClaimBurst {
     burst(client, ns, "warm", pods, threads, new long[0], true);
   }
 
-  private static void run(KubernetesClient client, String ns, int pods, int threads, long[] pids)
+  private static void run(
+      KubernetesClient client, String ns, String prefix, int pods, int threads, long[] pids)
       throws Exception {
-    burst(client, ns, "pod", pods, threads, pids, false);
+    burst(client, ns, prefix, pods, threads, pids, false);
     Map<String, Long> perPod =
         client.resources(ResourceClaim.class).inNamespace(ns).list().getItems().stream()
-            .filter(c -> c.getMetadata().getName().startsWith("pod"))
+            .filter(c -> c.getMetadata().getName().startsWith(prefix))
             .collect(
                 Collectors.groupingBy(
                     c -> c.getMetadata().getOwnerReferences().get(0).getUid(),
