@@ -154,6 +154,12 @@ public final class ExampleDriver implements DraPlugin, DeviceHealthSource, AutoC
     return c != null && c.published();
   }
 
+  /** Waits until {@link #published}, at most {@code timeout}; returns whether it is. */
+  public boolean awaitPublished(Duration timeout) throws InterruptedException {
+    var c = helper == null ? null : helper.resourceSliceController();
+    return c != null && c.awaitPublished(timeout);
+  }
+
   /** The file whose content sets device health (see {@link HealthFile}). */
   public Path healthFile() {
     return health.path();

@@ -12,6 +12,7 @@ import io.jdra.testing.apiserver.TestApiServer;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -114,10 +115,7 @@ public final class DriverBench {
     long t0 = System.nanoTime();
     ExampleDriver driver = ExampleDriver.start(ctx, flags, client);
     long listening = System.nanoTime();
-    while (!driver.published()) {
-      // Polled, not spun: a spinning thread would take one of the two cores from the publishing.
-      sleepMillis(1);
-    }
+    awaitPublished(driver);
     long published = System.nanoTime();
     System.out.printf(
         "%s: sockets listening after %.1f ms, slices published after %.1f ms; load %s%n",
@@ -198,9 +196,12 @@ public final class DriverBench {
     System.out.println("  Java threads' CPU, us/round trip: " + ThreadCpu.format(threadCpu, total));
   }
 
-  private static void sleepMillis(long ms) {
+  /** Blocks (neither spinning nor polling, which would take a core from the publishing). */
+  private static void awaitPublished(ExampleDriver driver) {
     try {
-      Thread.sleep(ms);
+      if (!driver.awaitPublished(Duration.ofMinutes(2))) {
+        throw new IllegalStateException("slices not published within 2 minutes");
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -250,10 +251,7 @@ public final class DriverBench {
       started.add(ExampleDriver.start(ctx, flags, client));
     }
     for (ExampleDriver d : started) {
-      while (!d.published()) {
-        // Polled, not spun: a spinning thread would take one of the two cores from the publishing.
-        sleepMillis(1);
-      }
+      awaitPublished(d);
     }
     double ms = (System.nanoTime() - t0) / 1e6;
     System.out.printf(

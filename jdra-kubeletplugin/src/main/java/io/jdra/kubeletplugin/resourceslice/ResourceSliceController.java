@@ -27,6 +27,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -165,6 +166,7 @@ public final class ResourceSliceController {
       for (String pool : resources.pools().keySet()) {
         queue.add(pool);
       }
+      lock.notifyAll(); // no pools at all: published at once
     }
   }
 
@@ -174,13 +176,36 @@ public final class ResourceSliceController {
    */
   public boolean published() {
     synchronized (lock) {
-      for (String pool : resources.pools().keySet()) {
-        if (syncedVersion.getOrDefault(pool, -1L) != resourcesVersion) {
+      return publishedLocked();
+    }
+  }
+
+  /**
+   * Waits until {@link #published} holds, at most {@code timeout}; returns whether it does. For
+   * callers that must not go on before the slices are on the server (tests, benchmarks, start-up
+   * probes), without polling.
+   */
+  public boolean awaitPublished(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (lock) {
+      while (!publishedLocked()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
           return false;
         }
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
       }
       return true;
     }
+  }
+
+  private boolean publishedLocked() {
+    for (String pool : resources.pools().keySet()) {
+      if (syncedVersion.getOrDefault(pool, -1L) != resourcesVersion) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The controller's informer (tests stop it to make it lag behind the controller's writes). */
@@ -222,6 +247,7 @@ public final class ResourceSliceController {
         queue.forget(pool);
         synchronized (lock) {
           syncedVersion.put(pool, version);
+          lock.notifyAll();
         }
       } catch (RuntimeException e) {
         if (!ctx.isCancelled()) {

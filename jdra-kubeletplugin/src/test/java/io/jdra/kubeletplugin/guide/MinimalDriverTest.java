@@ -1,7 +1,6 @@
 package io.jdra.kubeletplugin.guide;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
@@ -48,9 +47,9 @@ class MinimalDriverTest {
               dir.resolve("plugins"));
       ManagedChannel channel = UnixSockets.channel(helper.options().pluginSocketPath());
       try {
-        await()
-            .atMost(Duration.ofSeconds(20))
-            .until(() -> helper.resourceSliceController().published());
+        assertThat(helper.resourceSliceController().awaitPublished(Duration.ofSeconds(20)))
+            .as("published")
+            .isTrue();
         assertThat(client.resources(ResourceSlice.class).list().getItems())
             .singleElement()
             .satisfies(

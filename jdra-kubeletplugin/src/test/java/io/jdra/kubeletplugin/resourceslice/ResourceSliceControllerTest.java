@@ -80,7 +80,7 @@ class ResourceSliceControllerTest {
   }
 
   @Test
-  void oneChangedSliceKeepsTheGenerationASplitBumpsIt() {
+  void oneChangedSliceKeepsTheGenerationASplitBumpsIt() throws InterruptedException {
     String nodeName = node().getMetadata().getName();
     ResourceSliceController c =
         start(
@@ -111,7 +111,7 @@ class ResourceSliceControllerTest {
     assertThat(split.get(1).getSpec().getDevices())
         .extracting(Device::getName)
         .containsExactly("nic-0", "nic-1");
-    await().atMost(WAIT).until(c::published);
+    assertThat(c.awaitPublished(WAIT)).as("published after the split").isTrue();
 
     c.update(new DriverResources(java.util.Map.of()));
     await().atMost(WAIT).until(() -> slices("b.example.com", nodeName).isEmpty());
