@@ -16,6 +16,7 @@ import io.jdra.testing.apiserver.TestApiServer;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
@@ -76,7 +77,7 @@ public final class GcScenario {
             .withBlockOwnerDeletion(true)
             .build();
     createAll(client, ns, n, List.of(ref));
-    Thread.sleep(2000); // the graph has seen them
+    awaitGraphHasSeenConfigMaps(client, ns);
     measure(
         "owner with " + n + " dependents, " + policy + label,
         n,
@@ -103,6 +104,36 @@ public final class GcScenario {
             .list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(1L).build())
             .getItems()
             .isEmpty();
+  }
+
+  /**
+   * Returns once the collector's graph holds every ConfigMap created so far: a probe whose only
+   * owner never existed is collected only after the graph has taken it in, and the one ConfigMap
+   * watch delivers the earlier ones before it.
+   */
+  static void awaitGraphHasSeenConfigMaps(KubernetesClient client, String ns)
+      throws InterruptedException {
+    OwnerReference ghost =
+        new OwnerReferenceBuilder()
+            .withApiVersion("v1")
+            .withKind("ConfigMap")
+            .withName("never-existed")
+            .withUid(UUID.randomUUID().toString())
+            .build();
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("graph-probe")
+                .withOwnerReferences(ghost)
+                .endMetadata()
+                .build())
+        .create();
+    while (client.configMaps().inNamespace(ns).withName("graph-probe").get() != null) {
+      Thread.sleep(10);
+    }
   }
 
   static void namespace(KubernetesClient client, int n, String ns, String label) throws Exception {
