@@ -69,6 +69,16 @@ class GarbageCollectorIntegrationTest {
         .build();
   }
 
+  /** A reference to an owner that never existed (a fresh UID). */
+  static OwnerReference neverExisted() {
+    return new OwnerReferenceBuilder()
+        .withApiVersion("v1")
+        .withKind("ConfigMap")
+        .withName("never-existed")
+        .withUid(UUID.randomUUID().toString())
+        .build();
+  }
+
   static ConfigMap get(KubernetesClient client, String name) {
     return client.configMaps().inNamespace(NS).withName(name).get();
   }
@@ -155,14 +165,7 @@ class GarbageCollectorIntegrationTest {
 
   @Test
   void dependentOfAnOwnerThatNeverExistedIsDeleted(KubernetesClient client) {
-    OwnerReference ghost =
-        new OwnerReferenceBuilder()
-            .withApiVersion("v1")
-            .withKind("ConfigMap")
-            .withName("ghost")
-            .withUid(UUID.randomUUID().toString())
-            .build();
-    configMap(client, "ghost-dep", ghost);
+    configMap(client, "ghost-dep", neverExisted());
     await().atMost(WAIT).until(() -> get(client, "ghost-dep") == null);
   }
 
@@ -208,14 +211,7 @@ class GarbageCollectorIntegrationTest {
     // ConfigMap as dangling (upstream's collector has the same window). A second owner that never
     // existed makes the collector's visit observable: it drops that reference only once the
     // ConfigMap is in its graph, as a dependent of the Job.
-    OwnerReference ghost =
-        new OwnerReferenceBuilder()
-            .withApiVersion("v1")
-            .withKind("ConfigMap")
-            .withName("never-existed")
-            .withUid(UUID.randomUUID().toString())
-            .build();
-    configMap(client, "job-dep", ref(job, false), ghost);
+    configMap(client, "job-dep", ref(job, false), neverExisted());
     await()
         .atMost(WAIT)
         .untilAsserted(() ->
