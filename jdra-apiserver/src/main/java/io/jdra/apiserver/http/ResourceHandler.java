@@ -253,7 +253,8 @@ final class ResourceHandler {
               body,
               opts.fieldManager(),
               force,
-              service.clock().instant());
+              service.clock().instant(),
+              sub);
       FieldValidation.checkPatched(
           r, validation, contentType, body, bodyErrors, apiVersion, r.type(), created);
       Conversion.fromVersion(r.type(), r.version(), created);

@@ -23,19 +23,6 @@ public final class PatcherPatching implements Patching {
       byte[] body,
       String fieldManager,
       boolean force,
-      Instant now) {
-    return patch(contentType, type, apiVersion, current, body, fieldManager, force, now, "");
-  }
-
-  @Override
-  public ObjectNode patch(
-      String contentType,
-      ResourceType type,
-      String apiVersion,
-      ObjectNode current,
-      byte[] body,
-      String fieldManager,
-      boolean force,
       Instant now,
       String subresource) {
     PatchType pt =

@@ -18,6 +18,8 @@ public interface Patching {
    * @param apiVersion the apiVersion the client speaks
    * @param current the current object in that version (may be null for server-side apply of a new
    *     object)
+   * @param subresource "" for the object itself, else the subresource patched ({@code status}):
+   *     server-side apply records the applier's fields under it, as upstream's field manager does
    * @throws ApiException 415 for unsupported patch types, 422/400/409 for bad patches
    */
   ObjectNode patch(
@@ -28,25 +30,8 @@ public interface Patching {
       byte[] body,
       String fieldManager,
       boolean force,
-      Instant now);
-
-  /**
-   * As {@link #patch(String, ResourceType, String, ObjectNode, byte[], String, boolean, Instant)}
-   * on a subresource ({@code status}): server-side apply records the applier's fields under that
-   * subresource, as upstream's field manager does. The default ignores the subresource.
-   */
-  default ObjectNode patch(
-      String contentType,
-      ResourceType type,
-      String apiVersion,
-      ObjectNode current,
-      byte[] body,
-      String fieldManager,
-      boolean force,
       Instant now,
-      String subresource) {
-    return patch(contentType, type, apiVersion, current, body, fieldManager, force, now);
-  }
+      String subresource);
 
   /**
    * Records an ordinary write of {@code manager} in metadata.managedFields; returns the object to
@@ -77,7 +62,8 @@ public interface Patching {
             byte[] body,
             String fieldManager,
             boolean force,
-            Instant now) {
+            Instant now,
+            String subresource) {
           throw ApiException.unsupportedMediaType(contentType, supportedTypes());
         }
 
