@@ -22,16 +22,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The pod status a kubelet reports for a simulated pod: phase, conditions, IPs and a status per
- * container from its {@link SimPod.Run}, written as a merge patch of what the node owns through the
- * {@link StatusManager}.
+ * container from its {@link SimPod.Run}, handed to the {@link StatusManager} (which merges it into
+ * the server's status: conditions the kubelet does not own stay as they are).
  */
 final class PodStatuses {
-  private static final List<String> OWN_CONDITIONS =
-      List.of("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady");
-
   private final StatusManager statusManager;
   private final Manager manager;
   private final Clock clock;
@@ -80,7 +79,7 @@ final class PodStatuses {
         unready.add(c.getName());
       }
     }
-    List<PodCondition> conditions = new ArrayList<>(otherConditions(pod));
+    List<PodCondition> conditions = new ArrayList<>();
     String ready = unready.isEmpty() && !done ? "True" : "False";
     String reason = done ? "PodCompleted" : unready.isEmpty() ? null : "ContainersNotReady";
     String message =
@@ -92,6 +91,9 @@ final class PodStatuses {
     conditions.add(cond(pod, "Initialized", "True", done ? "PodCompleted" : null, null, now));
     conditions.add(cond(pod, "Ready", ready, reason, message, now));
     conditions.add(cond(pod, "ContainersReady", ready, reason, message, now));
+    // A pod on a node is scheduled, also when it bypassed the scheduler (upstream's
+    // generateAPIPodStatus sets it; the time is kept from the scheduler's condition).
+    conditions.add(cond(pod, "PodScheduled", "True", null, null, now));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("phase", phase(sp));
     status.put("conditions", conditions);
@@ -238,30 +240,41 @@ final class PodStatuses {
         meta.getUid(),
         meta.getNamespace(),
         meta.getName(),
-        serialization.asJson(Map.of("status", status)));
+        serialization.convertValue(status, ObjectNode.class));
   }
 
-  /** The status manager's writer: a JSON merge patch of the pod's status subresource. */
-  static StatusManager.Writer mergePatch(KubernetesClient client) {
-    return (namespace, name, body) ->
+  /**
+   * The status manager's API: a live GET of the pod and a strategic merge patch of its status
+   * subresource (what upstream's syncPod and PatchPodStatus send).
+   */
+  static StatusManager.PodClient podClient(KubernetesClient client) {
+    KubernetesSerialization serialization = client.getKubernetesSerialization();
+    return new StatusManager.PodClient() {
+      @Override
+      public StatusManager.ServerPod get(String namespace, String name) {
+        Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+        return pod == null ? null : serverPod(serialization, pod);
+      }
+
+      @Override
+      public void patchStatus(String namespace, String name, String patch) {
         client
             .pods()
             .inNamespace(namespace)
             .withName(name)
             .subresource("status")
-            .patch(PatchContext.of(PatchType.JSON_MERGE), body);
+            .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
+      }
+    };
   }
 
-  private static List<PodCondition> otherConditions(Pod pod) {
-    List<PodCondition> out = new ArrayList<>();
-    if (pod.getStatus() != null && pod.getStatus().getConditions() != null) {
-      for (PodCondition c : pod.getStatus().getConditions()) {
-        if (!OWN_CONDITIONS.contains(c.getType())) {
-          out.add(c);
-        }
-      }
-    }
-    return out;
+  /** A pod's UID and status as JSON. */
+  static StatusManager.ServerPod serverPod(KubernetesSerialization serialization, Pod pod) {
+    ObjectNode status =
+        pod.getStatus() == null
+            ? JsonNodeFactory.instance.objectNode()
+            : serialization.convertValue(pod.getStatus(), ObjectNode.class);
+    return new StatusManager.ServerPod(pod.getMetadata().getUid(), status);
   }
 
   /**

@@ -68,7 +68,8 @@ public final class PodWorkers {
     this.statusManager =
         new StatusManager(
             this.ctx,
-            PodStatuses.mergePatch(client),
+            PodStatuses.podClient(client),
+            this::cachedPod,
             r -> Thread.ofVirtual().name("pod-status-" + nodeName).start(r));
     this.lifecycle =
         new PodLifecycle(
@@ -112,6 +113,7 @@ public final class PodWorkers {
                   }
                 },
                 0);
+    statusManager.start();
     Semaphore slots = new Semaphore(workers);
     Thread.ofVirtual().name("pod-workers-" + nodeName).start(() -> dispatch(slots));
     ctx.onCancel(() -> {
@@ -158,6 +160,12 @@ public final class PodWorkers {
     }
     SimPod.Container c = sp.containers.get(container);
     return c == null ? Optional.empty() : Optional.of(c.output());
+  }
+
+  /** The informer's copy of a pod (the status manager's pod manager). */
+  private StatusManager.ServerPod cachedPod(String key) {
+    Pod pod = informer == null ? null : informer.getStore().getByKey(key);
+    return pod == null ? null : PodStatuses.serverPod(client.getKubernetesSerialization(), pod);
   }
 
   private void enqueueLater(String key, Duration after) {
