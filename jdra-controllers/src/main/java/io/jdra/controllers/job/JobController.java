@@ -111,7 +111,7 @@ public final class JobController extends QueueController {
 
           @Override
           public void onUpdate(Job old, Job cur) {
-            queue.add(key(cur));
+            updateJob(old, cur);
           }
 
           @Override
@@ -144,6 +144,19 @@ public final class JobController extends QueueController {
   @Override
   protected void syncHandler(Ctx ctx, String key) {
     new SyncJob(deps, queue, ctx, key).sync();
+  }
+
+  /**
+   * Upstream's {@code updateJob}: a spec change (new generation) syncs at once; a status change,
+   * mostly this controller's own write, is batched like pod events, so the sync after a write does
+   * not start while the informers still deliver what that write caused.
+   */
+  void updateJob(Job old, Job cur) {
+    if (Objects.equals(old.getMetadata().getGeneration(), cur.getMetadata().getGeneration())) {
+      enqueueBatched(cur);
+    } else {
+      queue.add(key(cur));
+    }
   }
 
   static String key(Job job) {
@@ -249,9 +262,10 @@ public final class JobController extends QueueController {
       }
     }
 
-    synchronized boolean isPending(String jobKey, String uid) {
+    /** A copy of the UIDs expected for the Job (upstream's {@code getExpectedUIDs}). */
+    synchronized Set<String> expectedUids(String jobKey) {
       Set<String> s = pending.get(jobKey);
-      return s != null && s.contains(uid);
+      return s == null ? Set.of() : Set.copyOf(s);
     }
 
     synchronized void forget(String jobKey) {

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jdra.controllers.controllerutil.ActivePodsWithRanks;
@@ -63,6 +64,15 @@ final class SyncJob {
   private JobCondition finishedCondition;
   private BackoffStore.Record newBackoffRecord;
 
+  /**
+   * The pods whose finalizer removal this controller has not seen yet, read once per sync before
+   * the pods are listed (upstream's {@code expectedRmFinalizers}): a UID missing here was seen
+   * without finalizer by the cache the pods are then listed from, so every check in this sync
+   * agrees. Reading the live expectations at each check let a removal the informer delivered
+   * mid-sync make a pod counted earlier look unfinished and counted again.
+   */
+  private Set<String> expectedRmFinalizers;
+
   /** Indexed Jobs: the indexes the status recorded, and those plus the newly succeeded ones. */
   private OrderedIntervals prevSucceededIndexes;
 
@@ -115,6 +125,7 @@ final class SyncJob {
       status.setUncountedTerminatedPods(new UncountedTerminatedPods());
     }
     boolean satisfied = deps.expectations().satisfiedExpectations(key);
+    expectedRmFinalizers = deps.finalizerExpectations().expectedUids(key);
     pods = podsForJob();
     List<Pod> activePods = pods.stream().filter(PodUtil::isPodActive).toList();
     ready = (int) activePods.stream().filter(PodUtil::isPodReady).count();
@@ -149,8 +160,9 @@ final class SyncJob {
     if (finishedCondition != null) {
       int[] deleted = new int[2];
       manageErr = deleteActivePods(activePods, deleted);
-      if (deleted[0] != active) {
-        finishedCondition = null; // pods may still be running: not finished yet
+      if (deleted[0] != active || !satisfied) {
+        // Pods may still run, or be created and not in the cache yet: not finished yet.
+        finishedCondition = null;
       }
       active -= deleted[0];
       terminating += deleted[0];
@@ -302,7 +314,7 @@ final class SyncJob {
   /** Whether the pod still carries the finalizer as far as this controller knows. */
   private boolean hasFinalizer(Pod p) {
     return JobUtil.hasTrackingFinalizer(p)
-        && !deps.finalizerExpectations().isPending(key, p.getMetadata().getUid());
+        && !expectedRmFinalizers.contains(p.getMetadata().getUid());
   }
 
   /** Upstream's {@code getNewFinishedPods}: finished, with finalizer, not yet uncounted. */
@@ -517,10 +529,16 @@ final class SyncJob {
     return first;
   }
 
+  /**
+   * Expects the removal before asking for it (as upstream): the informer may show it before the
+   * patch call returns. A failed patch will not be seen, so its expectation goes at once.
+   */
   private void removeFinalizer(Pod p) {
     if (!JobUtil.hasTrackingFinalizer(p)) {
       return;
     }
+    String uid = p.getMetadata().getUid();
+    deps.finalizerExpectations().expectRemoved(key, uid);
     try {
       deps.client()
           .pods()
@@ -531,12 +549,12 @@ final class SyncJob {
               "{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\""
                   + JobUtil.JOB_TRACKING_FINALIZER
                   + "\"]}}");
-    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
-      if (e.getCode() != 404) {
+    } catch (RuntimeException e) {
+      deps.finalizerExpectations().observed(key, uid);
+      if (!(e instanceof KubernetesClientException k) || k.getCode() != 404) {
         throw e;
       }
     }
-    deps.finalizerExpectations().expectRemoved(key, p.getMetadata().getUid());
   }
 
   // ---- counting finished pods ----

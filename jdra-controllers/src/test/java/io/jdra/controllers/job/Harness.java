@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
 import io.jdra.controllers.controllerutil.ControllerExpectations;
 import io.jdra.controllers.controllerutil.OwnerRefs;
+import io.jdra.controllers.controllerutil.PodControl;
 import io.jdra.controllers.controllerutil.RealPodControl;
 import io.jdra.controllers.testing.ControllerHarness;
 import io.jdra.runtime.cache.Lister;
@@ -24,6 +25,10 @@ final class Harness extends ControllerHarness {
   final ControllerExpectations expectations = new ControllerExpectations(clock);
   final BackoffStore backoff = new BackoffStore();
   final JobController.FinalizerExpectations finalizers = new JobController.FinalizerExpectations();
+
+  /** What the controller creates and deletes pods through; a case may wrap it. */
+  PodControl podControl = new RealPodControl(client, events);
+
   Job job;
 
   Harness(KubernetesClient client) {
@@ -38,7 +43,7 @@ final class Harness extends ControllerHarness {
             Lister.of(pods),
             expectations,
             finalizers,
-            new RealPodControl(client, events),
+            podControl,
             events,
             backoff,
             clock),
@@ -129,8 +134,30 @@ final class Harness extends ControllerHarness {
         .build();
   }
 
+  /** The kubelet's part: pod {@code name} gets {@code status} in the server and the cache. */
+  void setPodStatus(String name, PodStatus status) {
+    Pod cur = client.pods().inNamespace(ns).withName(name).get();
+    pods.put(
+        client
+            .pods()
+            .inNamespace(ns)
+            .resource(new PodBuilder(cur).withStatus(status).build())
+            .updateStatus());
+  }
+
   Job serverJob() {
     return client.batch().v1().jobs().inNamespace(ns).withName("pi").get();
+  }
+
+  /**
+   * The pod informer delivers the server's version of pod {@code name}: the cache first, then the
+   * controller's update handler, in that order as client-go and fabric8 do.
+   */
+  void deliverPodUpdate(String name) {
+    Pod old = pods.getByKey(ns + "/" + name);
+    Pod cur = client.pods().inNamespace(ns).withName(name).get();
+    pods.put(cur);
+    controller().updatePod(old, cur);
   }
 
   /** The caches catch up with the server, and the handlers see pods' finalizers gone. */

@@ -3,13 +3,17 @@ package io.jdra.controllers.job;
 import static io.jdra.controllers.job.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.controllers.controllerutil.OwnerRefs;
+import io.jdra.controllers.controllerutil.PodControl;
 import io.jdra.runtime.workqueue.MockQueue;
 import io.jdra.testing.apiserver.WithApiServer;
 import java.time.Duration;
@@ -98,6 +102,36 @@ class SyncJobTest {
               assertThat(h.serverJob().getStatus().getSucceeded()).isEqualTo(1);
             }),
         new Case(
+            "a finalizer removal the informer shows during a sync does not count the pod again",
+            h -> {
+              h.job(Harness.job(4, 2).build());
+              h.pod(h.pod("a").withStatus(Harness.finished(true, 0, T0)).build());
+              h.pod(h.pod("b").withStatus(Harness.running()).build());
+            },
+            h -> {
+              // The first sync counted a, removed its finalizer and created a pod; the informers
+              // show the Job and the new pod, not yet a without finalizer.
+              assertThat(h.serverJob().getStatus().getSucceeded()).isEqualTo(1);
+              h.jobs.put(h.serverJob());
+              for (Pod p : h.serverPods()) {
+                if (h.pods.getByKey(h.ns + "/" + p.getMetadata().getName()) == null) {
+                  h.pods.put(p);
+                  h.controller().addPod(p);
+                }
+              }
+              h.setPodStatus("b", Harness.finished(true, 0, T0));
+              // b's success makes the next sync create a pod; while it does, the informer
+              // delivers a's update: the sync's pod list still shows a with the finalizer.
+              h.podControl = new DuringCreate(h.podControl, () -> h.deliverPodUpdate("a"));
+              h.sync();
+              Job job = h.serverJob();
+              assertThat(job.getStatus().getSucceeded())
+                  .as("succeeded counts a and b once each")
+                  .isEqualTo(2);
+              assertThat(job.getStatus().getUncountedTerminatedPods().getSucceeded()).isEmpty();
+              assertThat(h.serverPods()).hasSize(4);
+            }),
+        new Case(
             "all completions succeeded: SuccessCriteriaMet, then Complete with completionTime",
             h -> {
               h.job(Harness.job(2, 2).build());
@@ -115,6 +149,50 @@ class SyncJobTest {
               assertThat(job.getStatus().getCompletionTime()).isEqualTo("2026-01-01T00:00:05Z");
               assertThat(withFinalizer(h)).isZero();
               assertThat(h.events.strings()).containsExactly("Normal Completed Job completed");
+            }),
+        new Case(
+            "SuccessCriteriaMet waits for Complete while a pod creation is not seen yet",
+            h -> {
+              h.job(
+                  Harness.job(2, 2)
+                      .withStatus(
+                          new JobStatusBuilder()
+                              .withSucceeded(2)
+                              .addNewCondition()
+                              .withType("SuccessCriteriaMet")
+                              .withStatus("True")
+                              .withReason("CompletionsReached")
+                              .endCondition()
+                              .build())
+                      .build());
+              h.expectations.expectCreations(h.ns + "/pi", 1);
+            },
+            h -> {
+              assertThat(types(h.serverJob())).containsExactly("SuccessCriteriaMet");
+              h.expectations.creationObserved(h.ns + "/pi");
+              h.catchUp();
+              h.sync();
+              assertThat(types(h.serverJob())).containsExactly("SuccessCriteriaMet", "Complete");
+            }),
+        new Case(
+            "a finalizer removal that finds the pod gone is not expected to be seen",
+            h -> {
+              h.job(Harness.job(2, 1).build());
+              h.pod(h.pod("a").withStatus(Harness.finished(true, 0, T0)).build());
+              // Gone from the server, still in the cache.
+              h.client
+                  .pods()
+                  .inNamespace(h.ns)
+                  .withName("a")
+                  .edit(p -> {
+                    p.getMetadata().setFinalizers(List.of());
+                    return p;
+                  });
+              h.client.pods().inNamespace(h.ns).withName("a").delete();
+            },
+            h -> {
+              assertThat(h.serverJob().getStatus().getSucceeded()).isEqualTo(1);
+              assertThat(h.finalizers.expectedUids(h.ns + "/pi")).isEmpty();
             }),
         new Case(
             "backoffLimit exceeded: FailureTarget, active pods deleted, then Failed",
@@ -291,6 +369,39 @@ class SyncJobTest {
               assertThat(p.getMetadata().getFinalizers()).contains(JobUtil.JOB_TRACKING_FINALIZER);
               assertThat(h.serverPods()).hasSize(1);
             }));
+  }
+
+  /** Pod control that runs {@code hook} after its first pod creation, mid-sync. */
+  static final class DuringCreate implements PodControl {
+    private final PodControl delegate;
+    private Runnable hook;
+
+    DuringCreate(PodControl delegate, Runnable hook) {
+      this.delegate = delegate;
+      this.hook = hook;
+    }
+
+    @Override
+    public Pod createPod(
+        String namespace,
+        PodTemplateSpec template,
+        HasMetadata controller,
+        OwnerReference controllerRef,
+        String generateName,
+        List<String> finalizers) {
+      Pod created =
+          delegate.createPod(
+              namespace, template, controller, controllerRef, generateName, finalizers);
+      Runnable h = hook;
+      hook = () -> {};
+      h.run();
+      return created;
+    }
+
+    @Override
+    public void deletePod(String namespace, String name, HasMetadata controller) {
+      delegate.deletePod(namespace, name, controller);
+    }
   }
 
   @ParameterizedTest(name = "{0}")
