@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,9 +71,21 @@ class JobControllerIntegrationTest {
             }
             return isTrue(get(client, ns, "pi"), "Complete");
           });
-      assertThat(maxRunning.get()).isEqualTo(2);
+      // On failure, each assertion prints the Job's status, its pods and the events: a pod counted
+      // twice shows as succeeded above the succeeded pods, a surplus pod as a SuccessfulDelete.
+      Supplier<String> world = () -> world(client, ns);
+      assertThat(maxRunning.get())
+          .as(() -> "most pods running at once\n" + world.get())
+          .isEqualTo(2);
       Job done = get(client, ns, "pi");
-      assertThat(done.getStatus().getSucceeded()).isEqualTo(3);
+      List<Pod> pods = client.pods().inNamespace(ns).list().getItems();
+      assertThat(pods)
+          .as(() -> "3 pods, all succeeded, none deleted\n" + world.get())
+          .hasSize(3)
+          .allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Succeeded"));
+      assertThat(done.getStatus().getSucceeded())
+          .as(() -> "status.succeeded counts each succeeded pod once\n" + world.get())
+          .isEqualTo(3);
       assertThat(done.getStatus().getFailed()).isIn(null, 0);
       assertThat(done.getStatus().getActive()).isIn(null, 0);
       assertThat(done.getStatus().getCompletionTime()).isNotNull();
@@ -81,8 +94,6 @@ class JobControllerIntegrationTest {
           .extracting(JobCondition::getType)
           .containsExactly("SuccessCriteriaMet", "Complete");
       assertThat(condition(done, "Complete").getReason()).isEqualTo("CompletionsReached");
-      List<Pod> pods = client.pods().inNamespace(ns).list().getItems();
-      assertThat(pods).hasSize(3);
       assertThat(pods)
           .allSatisfy(p -> {
             assertThat(p.getMetadata().getFinalizers())
@@ -212,6 +223,30 @@ class JobControllerIntegrationTest {
   static boolean isTrue(Job job, String type) {
     JobCondition c = condition(job, type);
     return c != null && "True".equals(c.getStatus());
+  }
+
+  /** The Job's status, its pods and the namespace's events, for a failure message. */
+  static String world(KubernetesClient client, String ns) {
+    StringBuilder b = new StringBuilder();
+    for (Job j : client.batch().v1().jobs().inNamespace(ns).list().getItems()) {
+      b.append("job ").append(j.getMetadata().getName()).append(" status ").append(j.getStatus());
+    }
+    for (Pod p : client.pods().inNamespace(ns).list().getItems()) {
+      b.append("\npod ")
+          .append(p.getMetadata().getName())
+          .append(" uid=")
+          .append(p.getMetadata().getUid())
+          .append(" phase=")
+          .append(p.getStatus() == null ? null : p.getStatus().getPhase())
+          .append(" finalizers=")
+          .append(p.getMetadata().getFinalizers())
+          .append(" deletionTimestamp=")
+          .append(p.getMetadata().getDeletionTimestamp());
+    }
+    for (Event e : client.resources(Event.class).inNamespace(ns).list().getItems()) {
+      b.append("\nevent ").append(e.getReason()).append(": ").append(e.getNote());
+    }
+    return b.toString();
   }
 
   static List<String> reasons(KubernetesClient client, String ns) {
