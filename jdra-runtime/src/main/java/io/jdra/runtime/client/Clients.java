@@ -61,20 +61,27 @@ public final class Clients {
 
   /**
    * fabric8's default serialization (Jackson 2 defaults and its JDK types module) without property
-   * name canonicalization; see the class comment.
+   * name canonicalization, decoding watch events in one pass ({@link ClientSerialization}); see the
+   * class comment.
    */
   public static KubernetesSerialization serialization() {
+    return new ClientSerialization(mapper(), true);
+  }
+
+  /**
+   * The mapper of {@link #serialization()} before fabric8 configures it; with fabric8's own {@code
+   * KubernetesSerialization} it decodes as fabric8 does (for tests and benchmarks that compare).
+   */
+  public static JsonMapper mapper() {
     JsonFactory json =
         JsonFactory.builderWithJackson2Defaults()
             .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
             .disable(TokenStreamFactory.Feature.INTERN_PROPERTY_NAMES)
             .build();
-    return new KubernetesSerialization(
-        JsonMapper.builder(json)
-            .configureForJackson2()
-            .addModule(new Jackson2JdkTypesModule())
-            .build(),
-        true);
+    return JsonMapper.builder(json)
+        .configureForJackson2()
+        .addModule(new Jackson2JdkTypesModule())
+        .build();
   }
 
   /** The client configuration: --kubeconfig, else KUBECONFIG, ~/.kube/config, in-cluster. */

@@ -1,6 +1,7 @@
 package io.jdra.runtime.bench;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.jdra.runtime.client.Clients;
@@ -21,8 +22,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Decoding what a controller's informers and clients receive most: a ResourceClaim generated for a
  * pod as the API server returns it (its {@code managedFields} name the owner reference by the pod's
- * UID, a JSON property name unique to each claim) and a Pod, with fabric8's default serialization
- * and with the one {@link Clients} shares (no property name canonicalization). The claims have
+ * UID, a JSON property name unique to each claim) and a Pod, as a response body and as a watch
+ * event. Serializations: {@code fabric8} (fabric8's default), {@code noncanonical} (fabric8's
+ * decoding with {@link Clients#mapper()}: no property name canonicalization) and {@code jdra} (the
+ * one {@link Clients} shares: that mapper, and watch events decoded in one pass). The claims have
  * 65,536 different owner UIDs, more names than Jackson's symbol table keeps, as in a burst where
  * every claim is new.
  *
@@ -39,21 +42,34 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DecodeBench {
   private static final int DOCS = 65_536;
 
-  @Param({"fabric8", "jdra"})
+  @Param({"fabric8", "noncanonical", "jdra"})
   public String serialization;
 
   private KubernetesSerialization json;
   private final String[] claims = new String[DOCS];
+  private final String[] claimEvents = new String[DOCS];
   private String pod;
+  private String podEvent;
   private int next;
 
   @Setup
   public void setUp() {
-    json = serialization.equals("jdra") ? Clients.serialization() : new KubernetesSerialization();
+    json =
+        switch (serialization) {
+          case "jdra" -> Clients.serialization();
+          case "noncanonical" -> new KubernetesSerialization(Clients.mapper(), true);
+          default -> new KubernetesSerialization();
+        };
     for (int i = 0; i < DOCS; i++) {
       claims[i] = claim(UUID.randomUUID().toString());
+      claimEvents[i] = event("MODIFIED", claims[i]);
     }
     pod = POD;
+    podEvent = event("MODIFIED", POD);
+  }
+
+  private static String event(String type, String object) {
+    return "{\"type\":\"" + type + "\",\"object\":" + object + "}\n";
   }
 
   @Benchmark
@@ -65,6 +81,18 @@ public class DecodeBench {
   @Benchmark
   public Pod pod() {
     return json.unmarshal(pod, Pod.class);
+  }
+
+  /** What an informer's watch does with each event (AbstractWatchManager). */
+  @Benchmark
+  public Object watchEventGeneratedClaim() {
+    next = (next + 1) % DOCS;
+    return json.unmarshal(claimEvents[next], WatchEvent.class).getObject();
+  }
+
+  @Benchmark
+  public Object watchEventPod() {
+    return json.unmarshal(podEvent, WatchEvent.class).getObject();
   }
 
   /** A claim as the API server returns it for the ResourceClaim controller's create. */
