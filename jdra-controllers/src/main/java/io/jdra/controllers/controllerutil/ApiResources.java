@@ -151,6 +151,15 @@ public record ApiResources(List<Gvr> resources, Map<String, String> failedGroups
     }
   }
 
+  /**
+   * Whether discovery failed for the resource's group version: the group version is stale, or its
+   * root ({@code /api} for the core group, {@code /apis} for the others) could not be read.
+   */
+  public boolean failed(Gvr gvr) {
+    return failedGroups.containsKey(gvr.apiVersion())
+        || failedGroups.containsKey(gvr.group().isEmpty() ? "/api" : "/apis");
+  }
+
   /** The resources that support all of {@code verbs}. */
   public List<Gvr> supporting(String... verbs) {
     return resources.stream().filter(r -> r.supports(verbs)).toList();

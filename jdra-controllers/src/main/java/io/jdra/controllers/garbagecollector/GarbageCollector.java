@@ -3,21 +3,22 @@ package io.jdra.controllers.garbagecollector;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.controllers.controllerutil.ApiResources;
 import io.jdra.controllers.controllerutil.ApiResources.Gvr;
 import io.jdra.controllers.controllerutil.QueueWorkers;
 import io.jdra.runtime.Ctx;
-import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
 import io.jdra.runtime.workqueue.WorkQueues;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.function.BooleanSupplier;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * The garbage collector ({@code pkg/controller/garbagecollector}): deletes objects whose owners are
@@ -26,10 +27,12 @@ import java.util.function.BooleanSupplier;
  * gone) and {@code orphan} (dependents lose their reference to the owner, then the owner goes).
  *
  * <p>It watches every resource the API server serves with list, watch and delete (events excepted,
- * as upstream's default ignored resources) through metadata-only informers; the {@link
- * GraphBuilder} turns their events into the owner graph and queues work; workers decide with live
- * reads ({@link AttemptToDelete}). Queues as upstream: {@code garbage_collector_attempt_to_delete}
- * and {@code garbage_collector_attempt_to_orphan}, keyed by UID.
+ * as upstream's default ignored resources) through metadata-only informers ({@link Monitors}),
+ * discovered again every 30 s ({@link ResourceSync}); the {@link GraphBuilder} turns their events
+ * into the owner graph and queues work; workers decide with live reads ({@link AttemptToDelete}).
+ * Queues as upstream: {@code garbage_collector_attempt_to_delete} and {@code
+ * garbage_collector_attempt_to_orphan}, keyed by UID. Metric: {@code
+ * garbagecollector_controller_resources_sync_error_total}.
  */
 public final class GarbageCollector {
   /** The controller's name in kube-controller-manager. */
@@ -38,26 +41,31 @@ public final class GarbageCollector {
   public static final String ATTEMPT_TO_DELETE_QUEUE = "garbage_collector_attempt_to_delete";
   public static final String ATTEMPT_TO_ORPHAN_QUEUE = "garbage_collector_attempt_to_orphan";
 
-  /** Upstream's {@code DefaultIgnoredResources}: events own nothing and are never owned. */
-  static final Set<String> IGNORED_RESOURCES = Set.of("events", "events.events.k8s.io");
-
   private final GraphBuilder graph;
   private final RateLimitingQueue<String> attemptToDelete;
   private final RateLimitingQueue<String> attemptToOrphan;
   private final AttemptToDelete deleter;
-  private final BooleanSupplier synced;
+  private final Monitors monitors;
+  private final ResourceSync resourceSync;
+
+  /** Workers hold the read lock per item; a resource sync holds the write lock (upstream's). */
+  private final ReadWriteLock workerLock;
 
   GarbageCollector(
       GraphBuilder graph,
       RateLimitingQueue<String> attemptToDelete,
       RateLimitingQueue<String> attemptToOrphan,
       MetadataClient client,
-      BooleanSupplier synced) {
+      Monitors monitors,
+      ResourceSync resourceSync,
+      ReadWriteLock workerLock) {
     this.graph = graph;
     this.attemptToDelete = attemptToDelete;
     this.attemptToOrphan = attemptToOrphan;
     this.deleter = new AttemptToDelete(graph, client);
-    this.synced = synced;
+    this.monitors = monitors;
+    this.resourceSync = resourceSync;
+    this.workerLock = workerLock;
   }
 
   /**
@@ -65,8 +73,31 @@ public final class GarbageCollector {
    * before the factory starts).
    */
   public static GarbageCollector create(
-      Ctx ctx, KubernetesClient client, InformerFactory informers, WorkQueueMetrics queueMetrics) {
-    ApiResources resources = ApiResources.discover(client);
+      Ctx ctx,
+      KubernetesClient client,
+      InformerFactory informers,
+      WorkQueueMetrics queueMetrics,
+      PrometheusRegistry registry) {
+    return create(
+        ctx,
+        client,
+        () -> ApiResources.discover(client),
+        informers,
+        queueMetrics,
+        registry,
+        ResourceSync.PERIOD);
+  }
+
+  /** {@link #create} with its discovery and resource sync period given (tests). */
+  static GarbageCollector create(
+      Ctx ctx,
+      KubernetesClient kubeClient,
+      Supplier<ApiResources> discovery,
+      InformerFactory informers,
+      WorkQueueMetrics queueMetrics,
+      PrometheusRegistry registry,
+      Duration syncPeriod) {
+    ApiResources resources = discovery.get();
     resources
         .failedGroups()
         .forEach((gv, err) ->
@@ -74,23 +105,30 @@ public final class GarbageCollector {
     RateLimitingQueue<String> toDelete = queue(ctx, ATTEMPT_TO_DELETE_QUEUE, queueMetrics);
     RateLimitingQueue<String> toOrphan = queue(ctx, ATTEMPT_TO_ORPHAN_QUEUE, queueMetrics);
     GraphBuilder graph = new GraphBuilder(toDelete, toOrphan);
-    List<SharedIndexInformer<GenericKubernetesResource>> monitors = new ArrayList<>();
-    for (Gvr gvr : resources.supporting("delete", "list", "watch")) {
-      if (IGNORED_RESOURCES.contains(gvr.toString())) {
-        continue;
-      }
-      SharedIndexInformer<GenericKubernetesResource> inf =
-          informers.metadataInformer(gvr.context());
-      Handlers.add(ctx, inf, handler(graph));
-      monitors.add(inf);
-    }
-    ctx.logger().v(2).info("Garbage collector monitors", "resources", monitors.size());
-    return new GarbageCollector(
-        graph,
-        toDelete,
-        toOrphan,
-        new MetadataClient(client, resources),
-        () -> monitors.stream().allMatch(SharedIndexInformer::hasSynced));
+    Monitors monitors = new Monitors(informers, graph);
+    Map<String, Gvr> deletable = Monitors.deletable(resources);
+    monitors.sync(ctx, deletable);
+    ctx.logger().v(2).info("Garbage collector monitors", "resources", deletable.size());
+    MetadataClient client = new MetadataClient(kubeClient, resources);
+    ReadWriteLock workerLock = new ReentrantReadWriteLock();
+    ResourceSync sync =
+        new ResourceSync(
+            discovery,
+            monitors,
+            client,
+            workerLock.writeLock(),
+            syncErrorsCounter(registry),
+            syncPeriod,
+            deletable);
+    return new GarbageCollector(graph, toDelete, toOrphan, client, monitors, sync, workerLock);
+  }
+
+  /** Upstream's {@code GarbageCollectorResourcesSyncError}. */
+  static Counter syncErrorsCounter(PrometheusRegistry registry) {
+    return Counter.builder()
+        .name("garbagecollector_controller_resources_sync_error_total")
+        .help("Number of garbage collector resources sync errors")
+        .register(registry);
   }
 
   private static RateLimitingQueue<String> queue(Ctx ctx, String name, WorkQueueMetrics m) {
@@ -123,6 +161,14 @@ public final class GarbageCollector {
     return graph;
   }
 
+  Monitors monitors() {
+    return monitors;
+  }
+
+  ResourceSync resourceSync() {
+    return resourceSync;
+  }
+
   /**
    * Runs the graph builder and {@code workers} workers on each queue until {@code ctx} is
    * cancelled.
@@ -144,9 +190,21 @@ public final class GarbageCollector {
             .name("gc-attempt-to-orphan")
             .start(
                 () -> runQuietly(ctx, "gc-orphan-worker", attemptToOrphan, workers, this::orphan));
+    Thread resyncer =
+        Thread.ofPlatform()
+            .name("gc-resource-sync")
+            .start(() -> {
+              try {
+                resourceSync.run(ctx);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
     try {
-      QueueWorkers.run(ctx, "gc-delete-worker", attemptToDelete, workers, synced, this::delete);
+      QueueWorkers.run(
+          ctx, "gc-delete-worker", attemptToDelete, workers, monitors::synced, this::delete);
     } finally {
+      resyncer.join();
       orphaner.join();
       builder.join();
       ctx.logger().info("Shutting down controller", "controller", "garbagecollector");
@@ -160,17 +218,27 @@ public final class GarbageCollector {
       int workers,
       QueueWorkers.SyncHandler handler) {
     try {
-      QueueWorkers.run(ctx, name, queue, workers, synced, handler);
+      QueueWorkers.run(ctx, name, queue, workers, monitors::synced, handler);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
   void delete(Ctx ctx, String uid) {
-    deleter.attemptToDeleteWorker(ctx, uid);
+    workerLock.readLock().lock();
+    try {
+      deleter.attemptToDeleteWorker(ctx, uid);
+    } finally {
+      workerLock.readLock().unlock();
+    }
   }
 
   void orphan(Ctx ctx, String uid) {
-    deleter.attemptToOrphan(ctx, uid);
+    workerLock.readLock().lock();
+    try {
+      deleter.attemptToOrphan(ctx, uid);
+    } finally {
+      workerLock.readLock().unlock();
+    }
   }
 }

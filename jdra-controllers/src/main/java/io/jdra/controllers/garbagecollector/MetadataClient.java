@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jdra.controllers.controllerutil.ApiResources;
 import io.jdra.controllers.controllerutil.ApiResources.Gvr;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -26,11 +27,25 @@ final class MetadataClient {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final KubernetesClient client;
-  private final ApiResources resources;
+  private volatile ApiResources resources;
 
   MetadataClient(KubernetesClient client, ApiResources resources) {
     this.client = client;
     this.resources = resources;
+  }
+
+  /**
+   * Maps kinds by a newer discovery (upstream resets its REST mapper when the served resources
+   * change); resources of group versions whose discovery failed keep their earlier mapping.
+   */
+  void reset(ApiResources discovered) {
+    List<Gvr> merged = new ArrayList<>(discovered.resources());
+    for (Gvr old : resources.resources()) {
+      if (discovered.failed(old) && !merged.contains(old)) {
+        merged.add(old);
+      }
+    }
+    resources = new ApiResources(merged, discovered.failedGroups());
   }
 
   /** The kind is not served (upstream's {@code restMappingError}); retried with backoff. */

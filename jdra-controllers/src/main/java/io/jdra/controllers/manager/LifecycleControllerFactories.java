@@ -60,7 +60,8 @@ final class LifecycleControllerFactories {
       };
     }
     GarbageCollector gc =
-        GarbageCollector.create(cc.ctx(), cc.client(), cc.informers(), cc.queueMetrics());
+        GarbageCollector.create(
+            cc.ctx(), cc.client(), cc.informers(), cc.queueMetrics(), cc.registry());
     return ctx -> gc.run(ctx, o.concurrentGcSyncs());
   }
 }

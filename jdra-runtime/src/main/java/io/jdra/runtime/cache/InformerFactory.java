@@ -86,12 +86,9 @@ public final class InformerFactory {
   @SuppressWarnings("unchecked")
   public synchronized SharedIndexInformer<GenericKubernetesResource> metadataInformer(
       ResourceDefinitionContext resource) {
-    Key key =
-        new Key(
-            resource.getGroup() + "/" + resource.getVersion() + "/" + resource.getPlural(), null);
     return (SharedIndexInformer<GenericKubernetesResource>)
         informers.computeIfAbsent(
-            key,
+            metadataKey(resource),
             k ->
                 client
                     .genericKubernetesResources(resource)
@@ -99,6 +96,28 @@ public final class InformerFactory {
                     .runnableInformer(0)
                     .itemStore(new MetadataOnlyStore())
                     .exceptionHandler(InformerFactory::retryAfterException));
+  }
+
+  /**
+   * Stops the metadata-only informer of a resource, if there is one, and forgets it: {@link
+   * #synced} no longer waits for it and a later {@link #metadataInformer} call makes a new one (the
+   * garbage collector drops its monitor of a resource the server no longer serves).
+   */
+  public void removeMetadataInformer(ResourceDefinitionContext resource) {
+    SharedIndexInformer<?> removed;
+    synchronized (this) {
+      Key key = metadataKey(resource);
+      removed = informers.remove(key);
+      started.remove(key);
+    }
+    if (removed != null) {
+      removed.stop();
+    }
+  }
+
+  private static Key metadataKey(ResourceDefinitionContext resource) {
+    return new Key(
+        resource.getGroup() + "/" + resource.getVersion() + "/" + resource.getPlural(), null);
   }
 
   /** A lister over the shared informer of this type (all namespaces). */

@@ -3,9 +3,11 @@ package io.jdra.runtime.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.runtime.Ctx;
@@ -63,6 +65,36 @@ class InformerFactoryTest {
       ctx.cancel();
     }
     assertThat(factory.synced()).isTrue();
+  }
+
+  @Test
+  void aRemovedMetadataInformerStopsAndIsMadeAfreshWhenAskedForAgain(KubernetesClient client) {
+    InformerFactory factory = new InformerFactory(client);
+    Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
+    ResourceDefinitionContext configMaps =
+        new ResourceDefinitionContext.Builder()
+            .withGroup("")
+            .withVersion("v1")
+            .withPlural("configmaps")
+            .withKind("ConfigMap")
+            .withNamespaced(true)
+            .build();
+    try {
+      SharedIndexInformer<GenericKubernetesResource> first = factory.metadataInformer(configMaps);
+      factory.start(ctx);
+      assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();
+
+      factory.removeMetadataInformer(configMaps);
+      assertThat(first.isRunning()).isFalse();
+      SharedIndexInformer<GenericKubernetesResource> second = factory.metadataInformer(configMaps);
+      assertThat(second).isNotSameAs(first);
+      assertThat(second.isRunning()).isFalse();
+      factory.start(ctx);
+      assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();
+      assertThat(second.hasSynced()).isTrue();
+    } finally {
+      ctx.cancel();
+    }
   }
 
   @Test
