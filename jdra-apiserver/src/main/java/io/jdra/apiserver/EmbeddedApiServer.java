@@ -15,6 +15,7 @@ import io.jdra.apiserver.auth.TokenAuthenticator;
 import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.http.ApiHandler;
 import io.jdra.apiserver.http.ConnectionTimeouts;
+import io.jdra.apiserver.http.RequestMetrics;
 import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceRegistry;
@@ -23,6 +24,7 @@ import io.jdra.apiserver.rest.ObjectService;
 import io.jdra.apiserver.rest.WriteOptions;
 import io.jdra.apiserver.storage.Persistence;
 import io.jdra.apiserver.storage.Storage;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
@@ -66,6 +68,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final URI url;
   private final String token;
   private final Security.Material security;
+  private final PrometheusRegistry metrics;
 
   private EmbeddedApiServer(
       ApiServerOptions options,
@@ -76,7 +79,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
       Controllers controllers,
       URI url,
       String token,
-      Security.Material security) {
+      Security.Material security,
+      PrometheusRegistry metrics) {
     this.options = options;
     this.vertx = vertx;
     this.storage = storage;
@@ -86,6 +90,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.url = url;
     this.token = token;
     this.security = security;
+    this.metrics = metrics;
   }
 
   /** An in-memory server over plain HTTP on a free loopback port. */
@@ -131,6 +136,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
       // kube-apiserver's post-start hook.
       CompletableFuture<Void> namespaces = runAsync(() -> createNamespaces(service), starter);
       Controllers controllers = new Controllers(service);
+      PrometheusRegistry metrics = new PrometheusRegistry();
       ApiHandler handler =
           new ApiHandler(
               service,
@@ -140,7 +146,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
               token == null ? Authorizer.ALWAYS_ALLOW : authorizer(storage),
               o.bookmarkInterval(),
               () -> true,
-              o.httpTimeouts());
+              o.httpTimeouts(),
+              new RequestMetrics(metrics));
       Security.Material sec = join(tls);
       phases.end("tls");
       int port = o.port() != 0 ? o.port() : freePort(o.bindAddress());
@@ -154,7 +161,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
       URI url = URI.create(scheme + "://" + host + ":" + servers.get(0).actualPort());
       controllers.start();
       EmbeddedApiServer server =
-          new EmbeddedApiServer(o, vertx, storage, service, servers, controllers, url, token, sec);
+          new EmbeddedApiServer(
+              o, vertx, storage, service, servers, controllers, url, token, sec, metrics);
       if (o.kubeconfig() != null) {
         Kubeconfig.write(
             o.kubeconfig(), url, token, sec == null ? null : sec.caPem(), "jdra-admin");
@@ -382,6 +390,11 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /** PEM of the CA that signed the serving certificate, or null over plain HTTP. */
   public String caCertificatePem() {
     return security == null ? null : security.caPem();
+  }
+
+  /** The server's own metrics ({@code apiserver_request_total}). */
+  public PrometheusRegistry metrics() {
+    return metrics;
   }
 
   public ApiServerOptions options() {

@@ -43,6 +43,10 @@ class BenchCommandTest {
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("correctness: ok (10 pods, 10 claims, 10 devices allocated)");
+    // what a measured pod cost: every pod was created and bound through the API once
+    assertThat(r.out())
+        .contains("CPU per measured pod: ", "API requests per measured pod: ")
+        .contains("POST pods 201 1.00", "POST pods/binding 201 1.00");
     Map<String, Object> doc =
         Serialization.unmarshal(Files.readString(dir.resolve("out.json")), Map.class);
     Map<String, Object> check = (Map<String, Object>) doc.get("correctness");
@@ -50,7 +54,8 @@ class BenchCommandTest {
     List<Map<String, Object>> items = (List<Map<String, Object>>) doc.get("dataItems");
     assertThat(items)
         .extracting(i -> ((Map<String, Object>) i.get("labels")).get("Metric"))
-        .contains("SchedulingThroughput", "scheduler_schedule_attempts_total");
+        .contains(
+            "SchedulingThroughput", "scheduler_schedule_attempts_total", "apiserver_request_total");
     assertThat(items.get(0).get("data")).asString().contains("Perc50", "Perc99", "Average");
     assertThat(Files.size(dir.resolve("run.jfr"))).isPositive();
     String html = Files.readString(dir.resolve("report/index.html"));

@@ -40,12 +40,14 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
   private final Authorizer authorizer;
   private final BooleanSupplier ready;
   private final BodyReader bodies;
+  private final RequestMetrics metrics;
 
   /**
    * @param authenticator the users of bearer tokens, or null to serve every request as the admin
    * @param authorizer decides every resource request of an authenticated user
    * @param ready whether /readyz answers ok
    * @param timeouts how long a request body may take to arrive
+   * @param metrics counts every request
    */
   public ApiHandler(
       ObjectService service,
@@ -55,7 +57,8 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       Authorizer authorizer,
       Duration bookmarkInterval,
       BooleanSupplier ready,
-      HttpTimeouts timeouts) {
+      HttpTimeouts timeouts,
+      RequestMetrics metrics) {
     this.registry = service.registry();
     this.discovery = new Discovery(registry);
     this.openApi = new OpenApi(registry);
@@ -68,12 +71,15 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     this.authorizer = authorizer;
     this.ready = ready;
     this.bodies = new BodyReader(vertx, timeouts.requestBody());
+    this.metrics = metrics;
   }
 
   @Override
   public void handle(HttpServerRequest req) {
+    RequestInfo info = RequestInfo.parse(req.path());
+    metrics.observe(req, info);
     try {
-      route(req);
+      route(req, info);
     } catch (ApiException e) {
       Responses.error(req.response(), e);
     } catch (RuntimeException | Error e) {
@@ -99,7 +105,8 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     Responses.error(resp, ApiException.internal(String.valueOf(t)));
   }
 
-  private void route(HttpServerRequest req) {
+  /** Serves {@code req}; {@code info} is its parsed path, null outside the resource API. */
+  private void route(HttpServerRequest req, RequestInfo info) {
     String path = req.path();
     switch (path) {
       case "/healthz", "/livez" -> {
@@ -118,7 +125,6 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       return;
     }
     checkQuery(req);
-    RequestInfo info = RequestInfo.parse(path);
     if (info == null) {
       throw ApiException.pathNotFound();
     }

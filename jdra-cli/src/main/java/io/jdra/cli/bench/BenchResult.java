@@ -88,6 +88,7 @@ public record BenchResult(
     out.printf(
         "  scheduling attempts while measuring: %s; whole run: %s%n",
         measured.attempts(), attemptsTotal);
+    printCost(out);
     if (workload.threshold() != null) {
       out.printf(
           "  upstream's CI threshold for this workload: %.0f pods/s average%n",
@@ -101,6 +102,31 @@ public record BenchResult(
         correctness.devices());
     correctness.problems().forEach(p -> out.printf("    %s%n", p));
     out.flush();
+  }
+
+  /** What one measured pod cost this process: CPU time and API requests by verb and resource. */
+  private void printCost(PrintWriter out) {
+    int pods = measured.latenciesMillis().length;
+    if (pods == 0) {
+      return;
+    }
+    out.printf(
+        "  CPU per measured pod: %.1f ms (process user + system over the measured phase)%n",
+        measured.cpuMillisPerPod());
+    if (measured.requests().isEmpty()) {
+      return;
+    }
+    long total = measured.requests().values().stream().mapToLong(Long::longValue).sum();
+    StringBuilder b = new StringBuilder();
+    measured
+        .requests()
+        .forEach(
+            (k, v) -> b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(per(v, pods)));
+    out.printf("  API requests per measured pod: %s total: %s%n", per(total, pods), b);
+  }
+
+  private static String per(long n, int pods) {
+    return String.format(java.util.Locale.ROOT, "%.2f", (double) n / pods);
   }
 
   static double mean(double[] v) {
@@ -136,6 +162,9 @@ public record BenchResult(
             new LinkedHashMap<>(measured.attempts()),
             "",
             labels("scheduler_schedule_attempts_total")));
+    if (!measured.requests().isEmpty()) {
+      items.add(item(new LinkedHashMap<>(measured.requests()), "", labels(ApiRequests.METRIC)));
+    }
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("version", "v1");
     doc.put("dataItems", items);

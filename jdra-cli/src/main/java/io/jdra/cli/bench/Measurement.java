@@ -2,6 +2,7 @@ package io.jdra.cli.bench;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -18,16 +19,24 @@ final class Measurement {
   static final String SLI_DURATION = "scheduler_pod_scheduling_sli_duration_seconds";
 
   private final PrometheusRegistry registry;
+  private final PrometheusRegistry apiServer;
   private final Throughput.Tracker tracker = new Throughput.Tracker();
   private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
   private final Throughput.Sampler sampler;
   private Map<String, Histograms.Series> attemptsBefore = Map.of();
   private Map<String, Histograms.Series> sliBefore = Map.of();
   private Map<String, Long> countsBefore = Map.of();
+  private Map<String, Long> requestsBefore = Map.of();
+  private long cpuBefore;
   private boolean running;
 
-  Measurement(PrometheusRegistry registry, PrintWriter progress) {
+  /**
+   * @param registry the scheduler's metrics
+   * @param apiServer the API server's metrics (apiserver_request_total)
+   */
+  Measurement(PrometheusRegistry registry, PrometheusRegistry apiServer, PrintWriter progress) {
     this.registry = registry;
+    this.apiServer = apiServer;
     this.sampler = new Throughput.Sampler(tracker, progress);
   }
 
@@ -42,6 +51,8 @@ final class Measurement {
       attemptsBefore = Histograms.snapshot(registry, ATTEMPT_DURATION, "result");
       sliBefore = Histograms.snapshot(registry, SLI_DURATION, null);
       countsBefore = Histograms.attempts(registry);
+      requestsBefore = ApiRequests.snapshot(apiServer);
+      cpuBefore = processCpuNanos();
       sampler.start();
     }
   }
@@ -56,8 +67,12 @@ final class Measurement {
 
   /** Stops sampling; what was measured. */
   synchronized Result stop() throws InterruptedException {
+    boolean wasRunning = running;
     Throughput t = running ? sampler.stop() : new Throughput(new double[0], java.util.List.of());
     running = false;
+    long cpu = wasRunning ? processCpuNanos() - cpuBefore : 0;
+    Map<String, Long> requests =
+        wasRunning ? ApiRequests.minus(ApiRequests.snapshot(apiServer), requestsBefore) : Map.of();
     Map<String, Histograms.Series> attempts = new TreeMap<>();
     Histograms.snapshot(registry, ATTEMPT_DURATION, "result")
         .forEach((k, v) -> attempts.put(k, v.minus(attemptsBefore.get(k))));
@@ -68,7 +83,16 @@ final class Measurement {
     Map<String, Long> counts = new TreeMap<>();
     Histograms.attempts(registry)
         .forEach((k, v) -> counts.put(k, v - countsBefore.getOrDefault(k, 0L)));
-    return new Result(t, tracker.latenciesMillis(), attempts, sli, counts);
+    return new Result(t, tracker.latenciesMillis(), attempts, sli, counts, cpu, requests);
+  }
+
+  /** This process's CPU time (user + system), in nanoseconds; -1 where the JVM cannot tell. */
+  static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime();
+    }
+    return -1;
   }
 
   /**
@@ -79,15 +103,27 @@ final class Measurement {
    * @param attemptDuration scheduler_scheduling_attempt_duration_seconds by result
    * @param sliDuration scheduler_pod_scheduling_sli_duration_seconds (null if not registered)
    * @param attempts scheduler_schedule_attempts_total by result, during the measurement
+   * @param cpuNanos the process's CPU time (user + system) during the measurement
+   * @param requests API requests during the measurement by verb and resource
+   *     (apiserver_request_total)
    */
   record Result(
       Throughput throughput,
       double[] latenciesMillis,
       Map<String, Histograms.Series> attemptDuration,
       Histograms.Series sliDuration,
-      Map<String, Long> attempts) {
+      Map<String, Long> attempts,
+      long cpuNanos,
+      Map<String, Long> requests) {
     Result {
       attemptDuration = new HashMap<>(attemptDuration);
+      requests = new TreeMap<>(requests);
+    }
+
+    /** CPU milliseconds per measured pod bound; NaN without pods. */
+    double cpuMillisPerPod() {
+      int pods = latenciesMillis.length;
+      return pods == 0 || cpuNanos < 0 ? Double.NaN : cpuNanos / 1e6 / pods;
     }
   }
 }

@@ -70,7 +70,7 @@ public final class SchedulerBench {
       try (PodWatch watch = new PodWatch(setup)) {
         cm.synced().get(timeout.toSeconds(), TimeUnit.SECONDS);
         scheduler.synced().get(timeout.toSeconds(), TimeUnit.SECONDS);
-        Measurement measurement = new Measurement(registry, progress);
+        Measurement measurement = new Measurement(registry, server.metrics(), progress);
         watch.addListener(p -> {
           if (measurement.measures(p.getMetadata().getNamespace())) {
             measurement.tracker().bound(p.getMetadata().getUid(), System.nanoTime());

@@ -94,6 +94,7 @@ public final class LocalCluster implements AutoCloseable {
     started.push(new Stoppable("apiserver", server));
     writeKubeconfigs();
     admin = newClient("admin", -1, 0, kubeconfig());
+    metrics.add(server.metrics(), Labels.EMPTY);
     metricsServer = startMetricsServer();
     installDeviceClasses();
     // The components start side by side (each waits for its own informers), as in a real

@@ -237,9 +237,11 @@ final class SyncClaim {
 
   /**
    * An unreserved claim generated for a pod (from a template, or for extended resources) is deleted
-   * once that pod will not run: replaced, terminated, deleted before scheduling, or seen deleted. A
-   * pod merely missing from the informer may not have arrived yet; the garbage collector removes
-   * claims of pods that are really gone.
+   * once that pod, as the informer has it, will not run: replaced, terminated or deleted before
+   * scheduling. A pod missing from the informer (not arrived yet, or already removed) is left to
+   * the garbage collector, as upstream: the claim of a removed pod is its owner's dependent, and
+   * deleting it here too would cost a DELETE per pod (and a second, failing one whenever the
+   * informer still holds the claim) that upstream's controller does not make.
    */
   private void deleteIfPodDone(Ctx ctx, ResourceClaim claim) {
     OwnerReference owner = Indexes.owningPod(claim);
@@ -249,9 +251,13 @@ final class SyncClaim {
     }
     String ns = claim.getMetadata().getNamespace();
     Optional<Pod> pod = deps.pods().get(ns, owner.getName());
-    boolean done =
-        pod.map(p -> !Objects.equals(Pods.uid(p), owner.getUid()) || Pods.isDone(p))
-            .orElse(deps.deletedPods().has(Objects.requireNonNullElse(owner.getUid(), "")));
+    if (pod.isEmpty()) {
+      ctx.logger()
+          .v(5)
+          .info("Pod for claim not found", "claim", kobj(claim), "pod", kref(ns, owner.getName()));
+      return;
+    }
+    boolean done = !Objects.equals(Pods.uid(pod.get()), owner.getUid()) || Pods.isDone(pod.get());
     if (!done) {
       ctx.logger()
           .v(6)

@@ -260,6 +260,33 @@ class SyncClaimTest {
             },
             h -> assertThat(h.serverClaim(CLAIM)).isNull()),
         new Case(
+            "generated claim of a deleted pod: deallocated, then left to the garbage collector",
+            h -> {
+              h.claim(
+                  allocated(CLAIM)
+                      .ownerPod("gone", "uid-gone")
+                      .annotations(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, "c")
+                      .reservedForPod("gone", "uid-gone")
+                      .obj());
+              h.controller()
+                  .enqueuePod(
+                      h.ctx.logger(),
+                      Make.pod("gone")
+                          .namespace(h.ns)
+                          .uid("uid-gone")
+                          .nodeName(NODE)
+                          .claimFromTemplate("c", "t")
+                          .obj(),
+                      true);
+              return h.claimKey(CLAIM);
+            },
+            h -> {
+              ResourceClaim c = h.serverClaim(CLAIM);
+              assertThat(c).isNotNull();
+              assertThat(c.getMetadata().getDeletionTimestamp()).isNull();
+              assertDeallocated(c);
+            }),
+        new Case(
             "generated claim of a pod that may still run is kept",
             h -> {
               Pod pod = h.pod(Make.pod("p").claimFromTemplate("c", "t").obj());
