@@ -1,11 +1,14 @@
 package io.jdra.controllers.resourceclaim;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.runtime.cache.Lister;
 import io.jdra.runtime.cache.MutationCache;
+import java.util.Optional;
 
 /**
  * What the sync functions read and write through: the API client, the informer listers (shared,
@@ -54,17 +57,14 @@ record Deps(
    */
   @FunctionalInterface
   interface PodGroups {
-    java.util.Optional<io.fabric8.kubernetes.api.model.GenericKubernetesResource> get(
-        String namespace, String name);
+    Optional<GenericKubernetesResource> get(String namespace, String name);
 
     /** PodGroups read with a GET through this client. */
-    static PodGroups fromApi(io.fabric8.kubernetes.client.KubernetesClient client) {
+    static PodGroups fromApi(KubernetesClient client) {
       return (ns, name) ->
-          java.util.Optional.ofNullable(
+          Optional.ofNullable(
               client
-                  .genericKubernetesResources(
-                      io.jdra.api.resourceclaim.PodGroupClaims.API_VERSION,
-                      io.jdra.api.resourceclaim.PodGroupClaims.KIND)
+                  .genericKubernetesResources(PodGroupClaims.API_VERSION, PodGroupClaims.KIND)
                   .inNamespace(ns)
                   .withName(name)
                   .get());

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jdra.api.resourceclaim.PodGroupClaims;
+import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -91,14 +92,13 @@ final class PodGroupClaim {
                         + "\" not found"));
     ResourceClaim forPod = GeneratedClaims.newClaim(pod, podClaim, tmpl);
     Map<String, String> annotations = new LinkedHashMap<>(forPod.getMetadata().getAnnotations());
-    annotations.remove(io.jdra.api.resourceclaim.ResourceClaims.POD_CLAIM_NAME_ANNOTATION);
+    annotations.remove(ResourceClaims.POD_CLAIM_NAME_ANNOTATION);
     annotations.put(PodGroupClaims.CLAIM_NAME_ANNOTATION, podClaim.getName());
     ResourceClaim claim =
         new ResourceClaimBuilder(forPod)
             .editMetadata()
             .withGenerateName(
-                io.jdra.api.resourceclaim.ResourceClaims.generateName(
-                    pg.getMetadata().getName(), podClaim.getName()))
+                ResourceClaims.generateName(pg.getMetadata().getName(), podClaim.getName()))
             .withAnnotations(annotations)
             .withOwnerReferences(
                 new OwnerReferenceBuilder()

@@ -2,6 +2,7 @@ package io.jdra.controllers.resourceclaim;
 
 import static io.jdra.runtime.logging.Klog.kobj;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
@@ -97,8 +98,7 @@ final class SyncPod {
     if (templateName == null) {
       return;
     }
-    Optional<io.fabric8.kubernetes.api.model.GenericKubernetesResource> group =
-        podGroupClaim.groupOf(pod, podClaim);
+    Optional<GenericKubernetesResource> group = podGroupClaim.groupOf(pod, podClaim);
     if (group.isPresent()) {
       newPodClaims.put(
           podClaim.getName(), podGroupClaim.nameFor(ctx, pod, group.get(), podClaim, templateName));
