@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,6 +21,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GraphBuilderTest {
   static final Ctx CTX = Ctx.forTest(new FakeClock(Instant.parse("2026-01-01T00:00:00Z")));
+
+  final MockQueue<String> toDelete = new MockQueue<>();
+  final MockQueue<String> toOrphan = new MockQueue<>();
+  final GraphBuilder graph = new GraphBuilder(toDelete, toOrphan);
 
   record Case(String name, Consumer<Events> events, List<String> toDelete, List<String> toOrphan) {
     @Override
@@ -45,6 +50,20 @@ class GraphBuilderTest {
     Events delete(String uid, OwnerReference... owners) {
       list.add(new GraphEvent(GraphEvent.Type.DELETE, null, meta(uid, true, List.of(), owners)));
       return this;
+    }
+
+    /** The object without owners is being deleted with {@code finalizer} now. */
+    Events deleting(String uid, String finalizer) {
+      return update(meta(uid, false, List.of()), meta(uid, true, List.of(finalizer)));
+    }
+
+    /** Owner o, deleted in the foreground, waits for d, which blocks it. */
+    Events ownerWaitingForBlockingDependent() {
+      return add("o").add("d", owner("o", true)).deleting("o", "foregroundDeletion");
+    }
+
+    void applyTo(GraphBuilder graph) {
+      list.forEach(ev -> graph.processGraphChanges(CTX.logger(), ev));
     }
   }
 
@@ -87,47 +106,31 @@ class GraphBuilderTest {
             List.of()),
         new Case(
             "orphan finalizer on a deleting owner: orphan its dependents",
-            e ->
-                e.add("o")
-                    .add("d", owner("o", false))
-                    .update(meta("o", false, List.of()), meta("o", true, List.of("orphan"))),
+            e -> e.add("o").add("d", owner("o", false)).deleting("o", "orphan"),
             List.of(),
             List.of("o")),
         new Case(
             "foreground deletion: the dependents and the owner are checked",
-            e ->
-                e.add("o")
-                    .add("d", owner("o", true))
-                    .update(
-                        meta("o", false, List.of()),
-                        meta("o", true, List.of("foregroundDeletion"))),
+            Events::ownerWaitingForBlockingDependent,
             List.of("d", "o"),
             List.of()),
         new Case(
             "a repeated update of a deleting owner queues nothing new",
             e ->
-                e.add("o", new OwnerReference[0])
-                    .update(meta("o", false, List.of()), meta("o", true, List.of("orphan")))
+                e.add("o")
+                    .deleting("o", "orphan")
                     .update(meta("o", true, List.of("orphan")), meta("o", true, List.of("orphan"))),
             List.of(),
             List.of("o")),
         new Case(
             "a blocking dependent deleted: the waiting owner is checked again",
-            e ->
-                e.add("o")
-                    .add("d", owner("o", true))
-                    .update(
-                        meta("o", false, List.of()), meta("o", true, List.of("foregroundDeletion")))
-                    .delete("d", owner("o", true)),
+            e -> e.ownerWaitingForBlockingDependent().delete("d", owner("o", true)),
             List.of("d", "o"),
             List.of()),
         new Case(
             "a blocking reference removed: the waiting owner is checked again",
             e ->
-                e.add("o")
-                    .add("d", owner("o", true))
-                    .update(
-                        meta("o", false, List.of()), meta("o", true, List.of("foregroundDeletion")))
+                e.ownerWaitingForBlockingDependent()
                     .update(
                         meta("d", false, List.of(), owner("o", true)), meta("d", false, List.of())),
             List.of("d", "o"),
@@ -135,10 +138,7 @@ class GraphBuilderTest {
         new Case(
             "a reference no longer blocking: the waiting owner is checked again",
             e ->
-                e.add("o")
-                    .add("d", owner("o", true))
-                    .update(
-                        meta("o", false, List.of()), meta("o", true, List.of("foregroundDeletion")))
+                e.ownerWaitingForBlockingDependent()
                     .update(
                         meta("d", false, List.of(), owner("o", true)),
                         meta("d", false, List.of(), owner("o", false))),
@@ -146,21 +146,12 @@ class GraphBuilderTest {
             List.of()));
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void theWaitingOwnerIsQueuedAgainOnceItsBlockingDependentGoes() {
-    MockQueue<String> toDelete = new MockQueue<>();
-    GraphBuilder graph = new GraphBuilder(toDelete, new MockQueue<>());
-    Events e =
-        new Events()
-            .add("o")
-            .add("d", owner("o", true))
-            .update(meta("o", false, List.of()), meta("o", true, List.of("foregroundDeletion")));
-    e.list.forEach(ev -> graph.processGraphChanges(CTX.logger(), ev));
+    new Events().ownerWaitingForBlockingDependent().applyTo(graph);
     assertThat(drain(toDelete)).containsExactly("d", "o");
     assertThat(graph.view("o").blockingDependents()).hasSize(1);
-    graph.processGraphChanges(
-        CTX.logger(),
-        new GraphEvent(GraphEvent.Type.DELETE, null, meta("d", true, List.of(), owner("o", true))));
+    new Events().delete("d", owner("o", true)).applyTo(graph);
     assertThat(drain(toDelete)).containsExactly("o");
     assertThat(graph.view("o").blockingDependents()).isEmpty();
   }
@@ -168,12 +159,9 @@ class GraphBuilderTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void queues(Case c) {
-    MockQueue<String> toDelete = new MockQueue<>();
-    MockQueue<String> toOrphan = new MockQueue<>();
-    GraphBuilder graph = new GraphBuilder(toDelete, toOrphan);
     Events e = new Events();
     c.events().accept(e);
-    e.list.forEach(ev -> graph.processGraphChanges(CTX.logger(), ev));
+    e.applyTo(graph);
     assertThat(drain(toDelete)).as("attemptToDelete").isEqualTo(c.toDelete());
     assertThat(drain(toOrphan)).as("attemptToOrphan").isEqualTo(c.toOrphan());
   }
@@ -188,13 +176,9 @@ class GraphBuilderTest {
     return out;
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void virtualDeleteRemovesTheVirtualOwnerAndQueuesItsDependents() {
-    MockQueue<String> toDelete = new MockQueue<>();
-    GraphBuilder graph = new GraphBuilder(toDelete, new MockQueue<>());
-    graph.processGraphChanges(
-        CTX.logger(),
-        new GraphEvent(GraphEvent.Type.ADD, null, meta("d", false, List.of(), owner("o", false))));
+    new Events().add("d", owner("o", false)).applyTo(graph);
     assertThat(drain(toDelete)).containsExactly("o");
     assertThat(graph.view("o").virtual()).isTrue();
     graph.processGraphChanges(CTX.logger(), GraphEvent.virtualDelete(graph.view("o").identity()));
@@ -202,15 +186,9 @@ class GraphBuilderTest {
     assertThat(drain(toDelete)).containsExactly("d");
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void anObservedOwnerReplacesItsVirtualNode() {
-    MockQueue<String> toDelete = new MockQueue<>();
-    GraphBuilder graph = new GraphBuilder(toDelete, new MockQueue<>());
-    graph.processGraphChanges(
-        CTX.logger(),
-        new GraphEvent(GraphEvent.Type.ADD, null, meta("d", false, List.of(), owner("o", false))));
-    graph.processGraphChanges(
-        CTX.logger(), new GraphEvent(GraphEvent.Type.ADD, null, meta("o", false, List.of())));
+    new Events().add("d", owner("o", false)).add("o").applyTo(graph);
     assertThat(graph.isObserved("o")).isTrue();
     assertThat(graph.view("o").dependents())
         .extracting(d -> d.identity().uid())
