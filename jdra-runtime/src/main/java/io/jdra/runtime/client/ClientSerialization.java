@@ -1,18 +1,43 @@
 package io.jdra.runtime.client;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.lang.reflect.Type;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.ObjectReader;
 
 /**
- * fabric8's serialization with watch events decoded in one pass ({@link OnePassWatchEvents}).
+ * fabric8's serialization with two shortcuts on the decoding every request and watch event goes
+ * through, each giving what fabric8's path gives:
  *
- * <p>fabric8 types the {@code object} of a watch event from its {@code kind} and {@code
- * apiVersion}: its deserializer reads the object into a JSON tree to look them up, then converts
- * the tree into the registered class. This serialization reads the two fields from the stream and
- * hands the rest of the stream to the class's own deserializer, with the same lookup (this
- * serialization's registered kinds) and the same result; everything else is fabric8's.
+ * <ul>
+ *   <li>Watch events are decoded in one pass ({@link OnePassWatchEvents}). fabric8 types the {@code
+ *       object} of an event from its {@code kind} and {@code apiVersion}: its deserializer reads
+ *       the object into a JSON tree to look them up, then converts the tree into the registered
+ *       class. Here the two fields are read from the stream and the rest of the stream goes to the
+ *       class's own deserializer, with the same lookup (this serialization's registered kinds).
+ *   <li>JSON in memory (response bodies, which fabric8 hands over as a {@link
+ *       ByteArrayInputStream}, and watch events, which it turns into one) is read from its bytes
+ *       with a reader kept per target type, where fabric8 copies it through a buffered stream to
+ *       look for YAML and builds a reader per call: 7.5 against 5.6 us for a claim response. YAML
+ *       and other streams still take fabric8's way.
+ * </ul>
  */
 public final class ClientSerialization extends KubernetesSerialization {
+  private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
+
+  /**
+   * The mapper fabric8 configured, set by {@link #configureMapper} while the super constructor runs
+   * (so not final, and without an initializer that would reset it afterwards).
+   */
+  private ObjectMapper configured;
+
   /** See {@link KubernetesSerialization#KubernetesSerialization(ObjectMapper, boolean)}. */
   public ClientSerialization(ObjectMapper mapper, boolean searchClassloaders) {
     super(mapper, searchClassloaders);
@@ -20,11 +45,42 @@ public final class ClientSerialization extends KubernetesSerialization {
 
   @Override
   protected ObjectMapper configureMapper(ObjectMapper mapper) {
-    // Called by the super constructor: the module looks kinds up through this instance later,
-    // when it decodes, never now.
-    return super.configureMapper(mapper)
-        .rebuild()
-        .addModule(new OnePassWatchEvents(this::getRegisteredKubernetesResource))
-        .build();
+    // The module looks kinds up through this instance when it decodes, never now.
+    configured =
+        super.configureMapper(mapper)
+            .rebuild()
+            .addModule(new OnePassWatchEvents(this::getRegisteredKubernetesResource))
+            .build();
+    return configured;
+  }
+
+  @Override
+  public <T> T unmarshal(InputStream is, TypeReference<T> type) {
+    if (!(is instanceof ByteArrayInputStream in)) {
+      return super.unmarshal(is, type);
+    }
+    byte[] content = in.readAllBytes();
+    if (!isJson(content)) {
+      return super.unmarshal(new ByteArrayInputStream(content), type);
+    }
+    ObjectReader reader =
+        readers.computeIfAbsent(
+            type.getType(), t -> configured.readerFor(configured.constructType(t)));
+    try {
+      return reader.readValue(content);
+    } catch (JacksonException e) {
+      throw new KubernetesClientException("An error has occurred.", e); // as fabric8's
+    }
+  }
+
+  /** fabric8's test: the first character that is not white space opens an object or array. */
+  private static boolean isJson(byte[] content) {
+    for (byte b : content) {
+      int c = b & 0xff;
+      if (!Character.isWhitespace(c)) {
+        return c == '{' || c == '[';
+      }
+    }
+    return false;
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
@@ -12,7 +13,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.jdra.runtime.bench.DecodeBench;
 import io.jdra.testing.objects.Make;
 import io.jdra.testing.objects.UpstreamExamples;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,14 +25,16 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The one-pass watch event decoding of {@link Clients#serialization()} against fabric8's (tree,
- * then convert) with the same mapper: a corpus of objects as API servers send them, in every event
- * type and in the orders and shapes a stream may have, must decode to equal objects.
+ * {@link Clients#serialization()} ({@link ClientSerialization}) against fabric8's with the same
+ * mapper: a corpus of objects as API servers send them, as watch events of every type in the orders
+ * and shapes a stream may have and as response bodies, must decode to equal objects (or fail as
+ * fabric8 fails).
  */
-class WatchEventDecodingTest {
+class ClientSerializationTest {
   private static final KubernetesSerialization FABRIC8 =
       new KubernetesSerialization(Clients.mapper(), true);
   private static final KubernetesSerialization ONE_PASS = Clients.serialization();
@@ -47,7 +52,7 @@ class WatchEventDecodingTest {
     assertThat(objects).hasSizeGreaterThan(150);
     for (String type : TYPES) {
       for (String object : List.of("null", "[" + DecodeBench.POD + "]", "\"x\"")) {
-        events(type, object).forEach(WatchEventDecodingTest::assertSameDecoding);
+        events(type, object).forEach(ClientSerializationTest::assertSameDecoding);
       }
       assertSameDecoding("{\"type\":\"" + type + "\"}");
     }
@@ -57,6 +62,45 @@ class WatchEventDecodingTest {
           assertSameDecoding(event);
         }
       }
+    }
+  }
+
+  @Test
+  void responseBodiesDecodeAsFabric8DecodesThem() throws IOException {
+    List<String> bodies = new ArrayList<>(corpus());
+    bodies.addAll(List.of("", "  ", " \n\t" + DecodeBench.POD, "[" + DecodeBench.POD + "]"));
+    bodies.add("apiVersion: v1\nkind: Pod\nmetadata:\n  name: y\n");
+    bodies.add("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: Pod\n");
+    for (String body : bodies) {
+      for (TypeReference<?> type :
+          List.of(
+              new TypeReference<KubernetesResource>() {},
+              new TypeReference<Pod>() {},
+              new TypeReference<GenericKubernetesResource>() {},
+              new TypeReference<Map<String, Object>>() {})) {
+        assertSameResponse(body, type);
+      }
+    }
+  }
+
+  private static void assertSameResponse(String body, TypeReference<?> type) {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    Throwable fails =
+        catchThrowable(() -> FABRIC8.unmarshal(new ByteArrayInputStream(bytes), type));
+    Throwable alsoFails =
+        catchThrowable(() -> ONE_PASS.unmarshal(new ByteArrayInputStream(bytes), type));
+    String what = type.getType() + " " + body;
+    if (fails != null) {
+      assertThat(alsoFails).as(what).hasSameClassAs(fails);
+      return;
+    }
+    assertThat(alsoFails).as(what).isNull();
+    Object expected = FABRIC8.unmarshal(new ByteArrayInputStream(bytes), type);
+    Object actual = ONE_PASS.unmarshal(new ByteArrayInputStream(bytes), type);
+    assertThat(String.valueOf(actual)).as(what).isEqualTo(String.valueOf(expected));
+    if (expected != null
+        && expected.equals(FABRIC8.unmarshal(new ByteArrayInputStream(bytes), type))) {
+      assertThat(actual).as(what).isEqualTo(expected);
     }
   }
 
