@@ -8,9 +8,6 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.jdra.kubelet.dra.Manager;
 import io.jdra.runtime.clock.Clock;
@@ -241,31 +238,6 @@ final class PodStatuses {
         meta.getNamespace(),
         meta.getName(),
         serialization.convertValue(status, ObjectNode.class));
-  }
-
-  /**
-   * The status manager's API: a live GET of the pod and a strategic merge patch of its status
-   * subresource (what upstream's syncPod and PatchPodStatus send).
-   */
-  static StatusManager.PodClient podClient(KubernetesClient client) {
-    KubernetesSerialization serialization = client.getKubernetesSerialization();
-    return new StatusManager.PodClient() {
-      @Override
-      public StatusManager.ServerPod get(String namespace, String name) {
-        Pod pod = client.pods().inNamespace(namespace).withName(name).get();
-        return pod == null ? null : serverPod(serialization, pod);
-      }
-
-      @Override
-      public void patchStatus(String namespace, String name, String patch) {
-        client
-            .pods()
-            .inNamespace(namespace)
-            .withName(name)
-            .subresource("status")
-            .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), patch);
-      }
-    };
   }
 
   /** A pod's UID and status as JSON. */

@@ -68,7 +68,7 @@ public final class PodWorkers {
     this.statusManager =
         new StatusManager(
             this.ctx,
-            PodStatuses.podClient(client),
+            new PodStatusClient(client),
             this::cachedPod,
             r -> Thread.ofVirtual().name("pod-status-" + nodeName).start(r));
     this.lifecycle =

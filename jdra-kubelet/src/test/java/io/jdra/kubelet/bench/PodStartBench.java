@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  *       when a watch sees the pod Running. Claims go through a fake driver over real Unix sockets.
  *       Prints p50/p90/p99/max and throughput, the same less the driver's own work (the time in its
  *       NodePrepareResources handler), and the kubelet's mean PrepareResources and gRPC round trip
- *       from its metrics.
+ *       from its metrics. A fourth argument W runs W warm-up pods first (one at a time, same node),
+ *       reported apart; the numbers are also printed with them counted.
  *   <li>memory per simulated node: M idle nodes (default 20) in this JVM sharing the API client and
  *       HTTP endpoint; heap used after GC, before and after, divided by M.
  * </ol>
@@ -53,6 +54,7 @@ public final class PodStartBench {
     int pods = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int nodes = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     sequential = args.length > 2 && args[2].equals("sequential");
+    int warmup = args.length > 3 ? Integer.parseInt(args[3]) : 0;
     // BENCH_DIR=/dev/shm measures without disk syncs (the checkpoint's fsyncs).
     String base = System.getenv().getOrDefault("BENCH_DIR", System.getProperty("java.io.tmpdir"));
     Path root = Files.createTempDirectory(Path.of(base), "kubelet-bench");
@@ -60,14 +62,17 @@ public final class PodStartBench {
         KubeletServer server = KubeletServer.start("127.0.0.1", 0)) {
       KubernetesClient client = api.client();
       Ctx ctx = Ctx.background("bench").withCancel();
-      podStart(ctx, client, server, root.resolve("node-0"), pods);
+      podStart(ctx, client, server, root.resolve("node-0"), pods, warmup);
       memory(ctx, client, server, root, nodes);
       ctx.cancel();
+    } finally {
+      deleteTree(root);
     }
     System.exit(0);
   }
 
-  static void podStart(Ctx ctx, KubernetesClient client, KubeletServer server, Path root, int n)
+  static void podStart(
+      Ctx ctx, KubernetesClient client, KubeletServer server, Path root, int n, int warmup)
       throws Exception {
     PrometheusRegistry metrics = new PrometheusRegistry();
     Kubelet.Handle kubelet =
@@ -88,7 +93,7 @@ public final class PodStartBench {
     // CDI specs for the fake driver's IDs (<driver>/gpu=<claim uid>): one file, all devices.
     List<Pod> created = new ArrayList<>();
     StringBuilder devices = new StringBuilder();
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < warmup + n; i++) {
       Pod p = client.pods().inNamespace("default").resource(pod("p" + i)).create();
       ResourceClaim c = claim(client, "c" + i, p);
       devices
@@ -109,7 +114,7 @@ public final class PodStartBench {
 
     Map<String, Long> boundAt = new ConcurrentHashMap<>();
     Map<String, Long> runningAt = new ConcurrentHashMap<>();
-    CountDownLatch allRunning = new CountDownLatch(n);
+    CountDownLatch allRunning = new CountDownLatch(warmup + n);
     // One at a time: the main thread blocks until the watch sees its pod (no polling CPU).
     Map<String, CountDownLatch> oneRunning = new ConcurrentHashMap<>();
     var watch =
@@ -134,51 +139,25 @@ public final class PodStartBench {
                   @Override
                   public void onClose(WatcherException e) {}
                 });
+    // Warm-up pods run first, one at a time, on the same node; they are reported apart.
+    bind(client, created.subList(0, warmup), boundAt, oneRunning, true);
     String load = uptime();
     long cpuStart = processCpuNanos();
     long carrierStart = carrierCpuNanos();
     long start = System.nanoTime();
-    for (Pod p : created) {
-      String name = p.getMetadata().getName();
-      Binding b =
-          new BindingBuilder()
-              .withNewMetadata()
-              .withName(name)
-              .endMetadata()
-              .withNewTarget()
-              .withKind("Node")
-              .withName("node-0")
-              .endTarget()
-              .build();
-      boundAt.put(name, System.nanoTime());
-      client.raw(
-          client.getMasterUrl() + "api/v1/namespaces/default/pods/" + name + "/binding", "POST", b);
-      if (sequential) {
-        oneRunning.computeIfAbsent(name, k -> new CountDownLatch(1)).await(1, TimeUnit.MINUTES);
-      }
-    }
+    bind(client, created.subList(warmup, created.size()), boundAt, oneRunning, sequential);
     boolean done = allRunning.await(10, TimeUnit.MINUTES);
     long total = System.nanoTime() - start;
     long cpu = processCpuNanos() - cpuStart;
     long carrierCpu = carrierCpuNanos() - carrierStart;
     watch.close();
-    double[] ms =
-        boundAt.entrySet().stream()
-            .filter(e -> runningAt.containsKey(e.getKey()))
-            .mapToDouble(e -> (runningAt.get(e.getKey()) - e.getValue()) / 1e6)
-            .sorted()
-            .toArray();
+    java.util.Set<String> warm = new java.util.HashSet<>();
+    created.subList(0, warmup).forEach(p -> warm.add(p.getMetadata().getName()));
+    double[] ms = latencies(boundAt, runningAt, k -> !warm.contains(k), null);
     // The same latencies less the driver's own work for the pod's claim (claim cN of pod pN).
     double[] kubeletMs =
-        boundAt.entrySet().stream()
-            .filter(e -> runningAt.containsKey(e.getKey()))
-            .mapToDouble(e -> {
-              long driverNanos =
-                  driver.prepareHandlerNanos.getOrDefault("c" + e.getKey().substring(1), 0L);
-              return (runningAt.get(e.getKey()) - e.getValue() - driverNanos) / 1e6;
-            })
-            .sorted()
-            .toArray();
+        latencies(boundAt, runningAt, k -> !warm.contains(k), driver.prepareHandlerNanos);
+    double[] allKubeletMs = latencies(boundAt, runningAt, k -> true, driver.prepareHandlerNanos);
     double[] driverMs =
         driver.prepareHandlerNanos.values().stream().mapToDouble(v -> v / 1e6).sorted().toArray();
     System.out.printf(
@@ -192,6 +171,26 @@ public final class PodStartBench {
     System.out.printf(
         "  excluding the driver's own work: p50 %.1f ms  p90 %.1f ms  p99 %.1f ms%n",
         pct(kubeletMs, 50), pct(kubeletMs, 90), pct(kubeletMs, 99));
+    if (warmup > 0) {
+      double[] warmMs =
+          warm.stream()
+              .filter(runningAt::containsKey)
+              .mapToDouble(k -> (runningAt.get(k) - boundAt.get(k)) / 1e6)
+              .sorted()
+              .toArray();
+      System.out.printf(
+          "  after %d warm-up pods (one at a time, same node, not counted above: p50 %.1f ms"
+              + "  max %.1f ms); counting them too, excluding the driver's own work: p50 %.1f ms"
+              + "  p90 %.1f ms  p99 %.1f ms%n",
+          warmup,
+          pct(warmMs, 50),
+          warmMs[warmMs.length - 1],
+          pct(allKubeletMs, 50),
+          pct(allKubeletMs, 90),
+          pct(allKubeletMs, 99));
+    } else {
+      System.out.println("  no warm-up: the first pods run cold code (JIT)");
+    }
     System.out.printf(
         "  driver's own work (its NodePrepareResources handler): p50 %.3f ms  p99 %.3f ms%n",
         pct(driverMs, 50), pct(driverMs, 99));
@@ -209,7 +208,7 @@ public final class PodStartBench {
     System.out.println(
         "  slowest 5 (pod ms): "
             + boundAt.keySet().stream()
-                .filter(runningAt::containsKey)
+                .filter(k -> runningAt.containsKey(k) && !warm.contains(k))
                 .sorted(Comparator.comparingLong(k -> boundAt.get(k) - runningAt.get(k)))
                 .limit(5)
                 .map(k -> k + " " + (runningAt.get(k) - boundAt.get(k)) / 1_000_000)
@@ -218,6 +217,61 @@ public final class PodStartBench {
     System.out.println("  load after:  " + uptime());
     driver.close();
     kubelet.stop();
+  }
+
+  /**
+   * Bound -> Running in ms of the pods whose names pass {@code include}, sorted; less the driver's
+   * handler time for the pod's claim (claim cN of pod pN) when {@code driverNanos} is given.
+   */
+  static double[] latencies(
+      Map<String, Long> boundAt,
+      Map<String, Long> runningAt,
+      java.util.function.Predicate<String> include,
+      Map<String, Long> driverNanos) {
+    return boundAt.entrySet().stream()
+        .filter(e -> runningAt.containsKey(e.getKey()) && include.test(e.getKey()))
+        .mapToDouble(e -> {
+          long driver =
+              driverNanos == null ? 0 : driverNanos.getOrDefault("c" + e.getKey().substring(1), 0L);
+          return (runningAt.get(e.getKey()) - e.getValue() - driver) / 1e6;
+        })
+        .sorted()
+        .toArray();
+  }
+
+  /** Posts each pod's binding; one at a time waits until the watch saw the pod Running. */
+  static void bind(
+      KubernetesClient client,
+      List<Pod> pods,
+      Map<String, Long> boundAt,
+      Map<String, CountDownLatch> oneRunning,
+      boolean oneAtATime)
+      throws InterruptedException {
+    for (Pod p : pods) {
+      String name = p.getMetadata().getName();
+      Binding b =
+          new BindingBuilder()
+              .withNewMetadata()
+              .withName(name)
+              .endMetadata()
+              .withNewTarget()
+              .withKind("Node")
+              .withName("node-0")
+              .endTarget()
+              .build();
+      boundAt.put(name, System.nanoTime());
+      client.raw(
+          client.getMasterUrl() + "api/v1/namespaces/default/pods/" + name + "/binding", "POST", b);
+      if (oneAtATime) {
+        oneRunning.computeIfAbsent(name, k -> new CountDownLatch(1)).await(1, TimeUnit.MINUTES);
+      }
+    }
+  }
+
+  static void deleteTree(Path root) throws java.io.IOException {
+    try (var paths = Files.walk(root)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 
   static void memory(Ctx ctx, KubernetesClient client, KubeletServer server, Path root, int m)
