@@ -2,9 +2,11 @@ package io.jdra.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -19,12 +21,21 @@ final class Demos {
    * The dra-example-driver demos directory; skips the calling test class when kubectl or the
    * upstream examples are missing.
    */
-  static java.nio.file.Path examplesOrSkip() {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        Paths.kubectl() != null, "kubectl not installed; skipping");
-    java.nio.file.Path ex = Paths.examples();
-    org.junit.jupiter.api.Assumptions.assumeTrue(ex != null, "upstream examples absent; skipping");
+  static Path examplesOrSkip() {
+    assumeTrue(Paths.kubectl() != null, "kubectl not installed; skipping");
+    Path ex = Paths.examples();
+    assumeTrue(ex != null, "upstream examples absent; skipping");
     return ex.resolve("dra-example-driver/demo/examples");
+  }
+
+  /** The demo's manifest, {@code <ns>/<ns>.yaml}; skips as {@link #examplesOrSkip}. */
+  static Path manifestOrSkip(String ns) {
+    return examplesOrSkip().resolve(ns + "/" + ns + ".yaml");
+  }
+
+  /** {@code kubectl apply -f manifest}, as the demo's README says. */
+  static void apply(JdraUpProcess up, Path manifest) throws Exception {
+    up.kubectl().run("apply", "-f", manifest.toString()).ok();
   }
 
   /** Waits until {@code kubectl logs} of the pod shows {@code text}. */
@@ -39,8 +50,7 @@ final class Demos {
   }
 
   /** Deletes the manifest and waits until its namespace and claims are gone. */
-  static void deleteAndAwaitGone(JdraUpProcess up, String ns, java.nio.file.Path manifest)
-      throws Exception {
+  static void deleteAndAwaitGone(JdraUpProcess up, String ns, Path manifest) throws Exception {
     up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found").ok();
     awaitNamespaceAndClaimsGone(up, ns);
   }

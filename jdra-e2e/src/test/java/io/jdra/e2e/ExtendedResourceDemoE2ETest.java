@@ -23,19 +23,18 @@ class ExtendedResourceDemoE2ETest {
   static final String NS = "extended-resource-request";
 
   @TempDir static Path dir;
-  static Path demos;
+  static Path manifest;
 
   @BeforeAll
   static void examples() {
-    demos = Demos.examplesOrSkip();
+    manifest = Demos.manifestOrSkip(NS);
   }
 
   @Test
   void eachPodGetsAGpuThroughAClaimTheSchedulerMade() throws Exception {
     try (JdraUpProcess up =
         JdraUpProcess.start(dir.resolve("data"), "--extended-resource-name=example.com/gpu")) {
-      Path manifest = demos.resolve(NS + "/" + NS + ".yaml");
-      up.kubectl().run("apply", "-f", manifest.toString()).ok();
+      Demos.apply(up, manifest);
       Demos.awaitRunning(up, NS, "pod0", "pod1");
 
       Set<String> devices = new HashSet<>();

@@ -25,11 +25,11 @@ class NativeResourceDemoE2ETest {
   static final String NS = "native-resource-request";
 
   @TempDir static Path dir;
-  static Path demos;
+  static Path manifest;
 
   @BeforeAll
   static void examples() {
-    demos = Demos.examplesOrSkip();
+    manifest = Demos.manifestOrSkip(NS);
   }
 
   @Test
@@ -47,8 +47,7 @@ class NativeResourceDemoE2ETest {
               "nodeAllocatableResourceMappings",
               Map.of("cpu", Map.of("capacityKey", "cpu.example.com/cpu")));
 
-      Path manifest = demos.resolve(NS + "/" + NS + ".yaml");
-      up.kubectl().run("apply", "-f", manifest.toString()).ok();
+      Demos.apply(up, manifest);
       Demos.awaitRunning(up, NS, "pod0");
 
       ResourceClaim claim = Demos.claims(up, NS).get(0);
