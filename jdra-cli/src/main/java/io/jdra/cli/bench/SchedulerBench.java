@@ -11,6 +11,7 @@ import io.jdra.apiserver.EmbeddedApiServer;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.Clients;
 import io.jdra.scheduler.SchedulerOptions;
 import io.jdra.scheduler.SchedulerServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -109,7 +110,10 @@ public final class SchedulerBench {
     }
   }
 
-  /** A plain fabric8 client without client-side rate limits, as scheduler_perf's clients. */
+  /**
+   * A fabric8 client without client-side rate limits, as scheduler_perf's clients, with the
+   * serialization jdra's components share.
+   */
   static KubernetesClient newClient(EmbeddedApiServer server) {
     ConfigBuilder b =
         new ConfigBuilder()
@@ -132,6 +136,10 @@ public final class SchedulerBench {
               .encodeToString(server.caCertificatePem().getBytes(StandardCharsets.UTF_8)));
     }
     Config config = b.build();
-    return new KubernetesClientBuilder().withConfig(config).build();
+    // The components' shared serialization, as Clients.create gives them outside the benchmark.
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withKubernetesSerialization(Clients.sharedSerialization())
+        .build();
   }
 }

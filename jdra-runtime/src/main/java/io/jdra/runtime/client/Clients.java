@@ -54,6 +54,14 @@ public final class Clients {
     return b.build();
   }
 
+  /**
+   * The serialization every client of {@link #create} shares, for clients a program builds itself
+   * (as the scheduler benchmark does for the embedded API server).
+   */
+  public static KubernetesSerialization sharedSerialization() {
+    return Shared.SERIALIZATION;
+  }
+
   /** Created on first use. */
   private static final class Shared {
     static final KubernetesSerialization SERIALIZATION = serialization();
