@@ -32,6 +32,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * One sync of one Job (upstream's {@code syncJob}, {@code manageJob} and {@code
@@ -92,12 +93,15 @@ final class SyncJob {
       ctx.logger().v(4).info("Job has been deleted", "key", key);
       deps.backoff().remove(key);
       deps.finalizerExpectations().forget(key);
-      releaseFinalizersOfDeletedJob(nsName[0], nsName[1]);
+      releaseFinalizers(nsName[0], ref -> nsName[1].equals(ref.getName()));
       return;
     }
     job = new JobBuilder(cached.get()).build();
     if (JobUtil.isFinished(job)) {
       deps.backoff().remove(key);
+      // A finished Job counts no pod any more (upstream's cleanupPodFinalizers).
+      String uid = job.getMetadata().getUid();
+      releaseFinalizers(nsName[0], ref -> uid.equals(ref.getUid()));
       return;
     }
     String mode = job.getSpec().getCompletionMode();
@@ -318,7 +322,7 @@ final class SyncJob {
   }
 
   /** Upstream's {@code getNewFinishedPods}: finished, with finalizer, not yet uncounted. */
-  private List<Pod> newFinished(Set<String> uncounted, java.util.function.Predicate<Pod> filter) {
+  private List<Pod> newFinished(Set<String> uncounted, Predicate<Pod> filter) {
     List<Pod> out = new ArrayList<>();
     for (Pod p : pods) {
       if (hasFinalizer(p) && !uncounted.contains(p.getMetadata().getUid()) && filter.test(p)) {
@@ -539,6 +543,18 @@ final class SyncJob {
     }
     String uid = p.getMetadata().getUid();
     deps.finalizerExpectations().expectRemoved(key, uid);
+    boolean patched = false;
+    try {
+      patched = patchOutFinalizer(p);
+    } finally {
+      if (!patched) {
+        deps.finalizerExpectations().observed(key, uid);
+      }
+    }
+  }
+
+  /** Removes the tracking finalizer; false if the pod is gone (no error: nothing to remove). */
+  private boolean patchOutFinalizer(Pod p) {
     try {
       deps.client()
           .pods()
@@ -549,11 +565,12 @@ final class SyncJob {
               "{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\""
                   + JobUtil.JOB_TRACKING_FINALIZER
                   + "\"]}}");
-    } catch (RuntimeException e) {
-      deps.finalizerExpectations().observed(key, uid);
-      if (!(e instanceof KubernetesClientException k) || k.getCode() != 404) {
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
         throw e;
       }
+      return false;
     }
   }
 
@@ -794,17 +811,18 @@ final class SyncJob {
   }
 
   /**
-   * The Job is gone (deleted with its pods orphaned, batch/v1's default): its pods must not keep
-   * the tracking finalizer forever (upstream's orphan pod queue does this).
+   * Removes the tracking finalizer from the pods of a Job that is gone (deleted with its pods
+   * orphaned, batch/v1's default) or finished: nothing will count them, so they must not keep it
+   * (upstream's orphan pod queue). No expectation is recorded: no count waits for these.
    */
-  private void releaseFinalizersOfDeletedJob(String ns, String name) {
+  private void releaseFinalizers(String ns, Predicate<OwnerReference> ofJob) {
     for (Pod p : deps.podLister().list(ns)) {
       OwnerReference ref = OwnerRefs.controllerOf(p);
       if (ref != null
           && "Job".equals(ref.getKind())
-          && name.equals(ref.getName())
+          && ofJob.test(ref)
           && JobUtil.hasTrackingFinalizer(p)) {
-        removeFinalizer(p);
+        patchOutFinalizer(p);
       }
     }
   }
