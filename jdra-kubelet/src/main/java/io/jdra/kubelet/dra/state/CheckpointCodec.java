@@ -1,8 +1,9 @@
 package io.jdra.kubelet.dra.state;
 
-import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,6 +47,7 @@ public final class CheckpointCodec {
   private static final byte[] ESCAPED_HEAD = escape(DATA_HEAD);
   private static final byte[] DATA_TAIL = "]}".getBytes(StandardCharsets.UTF_8);
   private static final byte[] COMMA = ",".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] FILE_HEAD = "{\"Data\":\"".getBytes(StandardCharsets.UTF_8);
 
   /** The file content for {@code entries}. */
   public static byte[] encode(List<ClaimInfoState> entries) {
@@ -63,27 +65,36 @@ public final class CheckpointCodec {
    * data>","Checksum":<crc32 of data>}} without serializing anything again.
    */
   public static byte[] assemble(List<Entry> entries) {
+    ByteBuffer out = ByteBuffer.allocate(assembledSize(entries));
+    assemble(entries, out);
+    return Arrays.copyOf(out.array(), out.position());
+  }
+
+  /**
+   * Puts the file content for {@code entries} into {@code out}, which must have {@link
+   * #assembledSize} bytes left (a buffer reused from write to write allocates nothing).
+   */
+  public static void assemble(List<Entry> entries, ByteBuffer out) {
     CRC32 crc = new CRC32();
-    ByteArrayOutputStream out = new ByteArrayOutputStream(size(entries));
-    out.writeBytes("{\"Data\":\"".getBytes(StandardCharsets.UTF_8));
-    out.writeBytes(ESCAPED_HEAD);
+    out.put(FILE_HEAD);
+    out.put(ESCAPED_HEAD);
     crc.update(DATA_HEAD);
     for (int i = 0; i < entries.size(); i++) {
       if (i > 0) {
-        out.writeBytes(COMMA);
+        out.put(COMMA);
         crc.update(COMMA);
       }
-      out.writeBytes(entries.get(i).escaped());
+      out.put(entries.get(i).escaped());
       crc.update(entries.get(i).json());
     }
-    out.writeBytes(DATA_TAIL);
+    out.put(DATA_TAIL);
     crc.update(DATA_TAIL);
-    out.writeBytes(("\",\"Checksum\":" + crc.getValue() + "}").getBytes(StandardCharsets.UTF_8));
-    return out.toByteArray();
+    out.put(("\",\"Checksum\":" + crc.getValue() + "}").getBytes(StandardCharsets.UTF_8));
   }
 
-  private static int size(List<Entry> entries) {
-    int n = 64 + 2 * DATA_HEAD.length;
+  /** An upper bound of the file size for {@code entries} (the checksum's digits vary). */
+  public static int assembledSize(List<Entry> entries) {
+    int n = 64 + FILE_HEAD.length + ESCAPED_HEAD.length + DATA_TAIL.length;
     for (Entry e : entries) {
       n += e.escaped().length + 1;
     }
