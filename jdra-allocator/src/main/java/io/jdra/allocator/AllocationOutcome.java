@@ -8,10 +8,36 @@ import java.util.function.Supplier;
 /** What {@link Allocator#allocate} found: one result per claim, or why the node does not fit. */
 public sealed interface AllocationOutcome {
 
-  /** Every claim got devices; {@code results.get(i)} belongs to the i-th claim. */
-  record Allocated(List<AllocationResult> results) implements AllocationOutcome {
-    public Allocated {
-      results = List.copyOf(results);
+  /**
+   * Every claim got devices; {@code results().get(i)} belongs to the i-th claim. The results may be
+   * made when first asked for: a scheduler allocates on hundreds of nodes per pod and binds to one,
+   * so building every node's AllocationResult objects was most of the cost of a successful call.
+   */
+  final class Allocated implements AllocationOutcome {
+    private Supplier<List<AllocationResult>> build;
+    private List<AllocationResult> results;
+
+    public Allocated(List<AllocationResult> results) {
+      this.results = List.copyOf(results);
+    }
+
+    /** With results made on first use; {@code build} must not fail. */
+    public Allocated(Supplier<List<AllocationResult>> build) {
+      this.build = Objects.requireNonNull(build, "build");
+    }
+
+    /** The results, one per claim; thread-safe, the same list on every call. */
+    public synchronized List<AllocationResult> results() {
+      if (results == null) {
+        results = List.copyOf(build.get());
+        build = null;
+      }
+      return results;
+    }
+
+    @Override
+    public String toString() {
+      return "Allocated[" + results() + "]";
     }
   }
 

@@ -122,7 +122,9 @@ public final class Allocation {
       res = search.allocateOne(0, 0, 0, 0, false, 0);
     }
     if (res == Search.DONE) {
-      return new AllocationOutcome.Allocated(Results.build(search));
+      // Built when read: the scheduler reads the results of the one node it binds to.
+      Results.check(search);
+      return new AllocationOutcome.Allocated(() -> Results.build(search));
     }
     for (PoolInfo p : pools) {
       if (p.invalid()) {

@@ -23,7 +23,26 @@ import java.util.Map;
 final class Results {
   private Results() {}
 
-  static List<AllocationResult> build(Search search) throws AllocationException {
+  /**
+   * Fails as {@link #build} would, without building anything: the search succeeded, but a chosen
+   * device's node selector has more than one term, which no AllocationResult can express.
+   */
+  static void check(Search search) throws AllocationException {
+    for (int c = 0; c < search.claims.size(); c++) {
+      int terms = unsupportedTerms(search.results[c]);
+      if (terms > 1) {
+        throw new AllocationException(
+            "create NodeSelector for claim "
+                + search.claims.get(c).getMetadata().getName()
+                + ": unsupported ResourceSlice.NodeSelector with "
+                + terms
+                + " terms");
+      }
+    }
+  }
+
+  /** The results of a search that succeeded and passed {@link #check}. */
+  static List<AllocationResult> build(Search search) {
     List<AllocationResult> out = new ArrayList<>();
     for (int c = 0; c < search.claims.size(); c++) {
       ResourceClaim claim = search.claims.get(c);
@@ -31,16 +50,7 @@ final class Results {
       for (Pick p : search.results[c]) {
         results.add(result(search, p));
       }
-      NodeSelector nodeSelector;
-      try {
-        nodeSelector = nodeSelector(search.results[c], NodeMatcher.name(search.node));
-      } catch (IllegalStateException e) {
-        throw new AllocationException(
-            "create NodeSelector for claim "
-                + claim.getMetadata().getName()
-                + ": "
-                + e.getMessage());
-      }
+      NodeSelector nodeSelector = nodeSelector(search.results[c], NodeMatcher.name(search.node));
       // Plain setters: fabric8's builders cost more than the whole search in the common case.
       DeviceAllocationResult devices = new DeviceAllocationResult();
       devices.setResults(results);
@@ -152,6 +162,29 @@ final class Results {
   private static RequestData chosen(Search search, int c, int r) {
     RequestData[] subs = search.requests[c][r];
     return subs[subs.length > 1 || subs[0].isSubRequest() ? search.selectedSub[c][r] : 0];
+  }
+
+  /**
+   * The number of terms of the first multi-term selector {@link #nodeSelector} would meet before a
+   * device local to the node ends its scan; 0 when there is none.
+   */
+  private static int unsupportedTerms(List<Pick> picks) {
+    for (Pick p : picks) {
+      Dev dev = p.dev();
+      boolean perDevice = dev.perDeviceNodeSelection();
+      String name = perDevice ? dev.device.getNodeName() : dev.slice.getSpec().getNodeName();
+      if (name != null || Boolean.TRUE.equals(dev.device.getBindsToNode())) {
+        return 0;
+      }
+      NodeSelector sel =
+          perDevice ? dev.device.getNodeSelector() : dev.slice.getSpec().getNodeSelector();
+      if (sel != null
+          && sel.getNodeSelectorTerms() != null
+          && sel.getNodeSelectorTerms().size() > 1) {
+        return sel.getNodeSelectorTerms().size();
+      }
+    }
+    return 0;
   }
 
   /**

@@ -345,14 +345,14 @@ public final class DynamicResources
       return Status.error(e);
     }
     if (outcome instanceof AllocationOutcome.Allocated a) {
-      List<AllocationResult> results = new ArrayList<>(s.claimsToAllocate.size());
-      results.addAll(a.results());
-      if (forNode.size() < s.claimsToAllocate.size()) {
-        // The extended-resource claim needs nothing here: keep the positions aligned.
-        results.add(s.claimsToAllocate.indexOf(s.claims.get(s.extendedIndex).claim()), null);
-      }
+      // The extended-resource claim needs nothing here: keep the positions aligned.
+      int extendedPosition =
+          forNode.size() < s.claimsToAllocate.size()
+              ? s.claimsToAllocate.indexOf(s.claims.get(s.extendedIndex).claim())
+              : -1;
+      NodeResults results = new NodeResults(a, extendedPosition);
       if (nodeAllocatable) {
-        Status fit = nodeAllocatableFit(s, pod, nodeInfo, results);
+        Status fit = nodeAllocatableFit(s, pod, nodeInfo, results.get());
         if (fit != null) {
           return fit;
         }
@@ -477,7 +477,12 @@ public final class DynamicResources
   /** Per node, the allocation results Filter found (claims without allocation, in pod order). */
   public Map<String, List<AllocationResult>> allocations(CycleState state) {
     StateData s = state.read(StateData.KEY, StateData.class);
-    return s == null ? Map.of() : Map.copyOf(s.nodeAllocations);
+    if (s == null) {
+      return Map.of();
+    }
+    Map<String, List<AllocationResult>> out = new java.util.HashMap<>();
+    s.nodeAllocations.forEach((node, r) -> out.put(node, r.get()));
+    return Map.copyOf(out);
   }
 
   /** The claims the attempt allocates, in the order of {@link #allocations}. */
@@ -550,10 +555,11 @@ public final class DynamicResources
   @Override
   public long score(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
     StateData s = state.read(StateData.KEY, StateData.class);
-    List<AllocationResult> results = s == null ? null : s.nodeAllocations.get(node.name());
-    if (results == null) {
+    NodeResults found = s == null ? null : s.nodeAllocations.get(node.name());
+    if (found == null) {
       return 0;
     }
+    List<AllocationResult> results = found.get();
     long score = 0;
     for (int c = 0; c < results.size(); c++) {
       if (results.get(c) != null) {
@@ -602,10 +608,11 @@ public final class DynamicResources
     }
     ResourceClaim[] reserved = new ResourceClaim[s.claims.size()];
     if (s.toAllocate.length > 0) {
-      List<AllocationResult> results = s.nodeAllocations.get(nodeName);
-      if (results == null) {
+      NodeResults found = s.nodeAllocations.get(nodeName);
+      if (found == null) {
         return Status.error("internal error: no allocation recorded for node " + nodeName);
       }
+      List<AllocationResult> results = found.get();
       for (int k = 0; k < s.toAllocate.length; k++) {
         int i = s.toAllocate[k];
         ResourceClaim claim = s.claims.get(i).claim();

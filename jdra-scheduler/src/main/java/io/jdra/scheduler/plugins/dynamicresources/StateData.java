@@ -1,6 +1,5 @@
 package io.jdra.scheduler.plugins.dynamicresources;
 
-import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.Allocator;
@@ -29,7 +28,7 @@ final class StateData {
   final Allocator allocator;
 
   /** Node name -> allocation results of {@link #claimsToAllocate}, from Filter. */
-  final Map<String, List<AllocationResult>> nodeAllocations = new ConcurrentHashMap<>();
+  final Map<String, NodeResults> nodeAllocations = new ConcurrentHashMap<>();
 
   /**
    * Node name -> why allocation failed there, from Filter (for the FailedScheduling message; each
