@@ -1,5 +1,6 @@
 package io.jdra.allocator.internal;
 
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import java.util.HashSet;
 import java.util.List;
@@ -13,9 +14,18 @@ final class Attributes {
   /** Typed scalar values so that a string "1" never equals an int 1. */
   record Typed(char type, Object value) {}
 
-  /** The attribute under its fully qualified name, or its short name in the driver's domain. */
+  /**
+   * The attribute under its fully qualified name, or its short name in the driver's domain; asked
+   * of the device's facts, which remember the last name (constraints ask for one name over and over
+   * while a search backtracks).
+   */
   static DeviceAttribute lookup(Dev dev, String qualifiedName) {
-    Map<String, DeviceAttribute> attrs = dev.device.getAttributes();
+    return dev.facts.attribute(qualifiedName).value();
+  }
+
+  /** {@link #lookup} on the device itself. */
+  static DeviceAttribute lookupIn(Device device, String driver, String qualifiedName) {
+    Map<String, DeviceAttribute> attrs = device.getAttributes();
     if (attrs == null) {
       return null;
     }
@@ -24,7 +34,7 @@ final class Attributes {
       return a;
     }
     int slash = qualifiedName.indexOf('/');
-    if (slash < 0 || !qualifiedName.substring(0, slash).equals(dev.id.driver())) {
+    if (slash < 0 || !qualifiedName.substring(0, slash).equals(driver)) {
       return null;
     }
     return attrs.get(qualifiedName.substring(slash + 1));

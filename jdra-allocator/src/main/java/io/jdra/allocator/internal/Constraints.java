@@ -82,7 +82,7 @@ final class Constraints {
         }
         stack.add(values);
       } else {
-        Object value = Attributes.scalar(attr);
+        Object value = dev.facts.attribute(attribute).scalar();
         if (numDevices == 0) {
           scalar = value;
         } else if (value == null || !Objects.equals(value, scalar)) {
@@ -128,7 +128,7 @@ final class Constraints {
         }
         return false;
       }
-      Object value = Attributes.scalar(attr);
+      Object value = dev.facts.attribute(attribute).scalar();
       return value != null && value.equals(scalar);
     }
 

@@ -1,6 +1,7 @@
 package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.api.names.DeviceId;
 import java.math.BigDecimal;
@@ -22,6 +23,15 @@ final class DevFacts {
   private volatile Object view;
   private volatile Capacity.Fit fitsWhenUnused;
   private volatile Map<String, Map<String, BigDecimal>> counterConsumption;
+  private volatile Attribute lastAttribute;
+
+  /**
+   * A constraint's attribute on the device, by the name the constraint gives.
+   *
+   * @param value the attribute, or null when the device lacks it
+   * @param scalar {@link Attributes#scalar} of it, or null
+   */
+  record Attribute(String name, DeviceAttribute value, Object scalar) {}
 
   /**
    * Results kept per device: class selectors and the selectors of repeated claim templates fit; a
@@ -38,6 +48,21 @@ final class DevFacts {
     this.slice = slice;
     this.pool = pool;
     this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
+  }
+
+  /**
+   * The attribute {@code qualifiedName} names (see {@link Attributes#lookup}), remembered for the
+   * last name asked: a claim's constraints name one or two attributes, asked of the same devices
+   * again and again as the search backtracks, and of every pod's search.
+   */
+  Attribute attribute(String qualifiedName) {
+    Attribute a = lastAttribute;
+    if (a == null || !a.name().equals(qualifiedName)) {
+      DeviceAttribute v = Attributes.lookupIn(device, id.driver(), qualifiedName);
+      a = new Attribute(qualifiedName, v, v == null ? null : Attributes.scalar(v));
+      lastAttribute = a;
+    }
+    return a;
   }
 
   Object view(SelectorEngine engine) {
