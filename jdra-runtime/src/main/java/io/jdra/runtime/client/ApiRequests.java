@@ -55,7 +55,8 @@ public final class ApiRequests {
   /**
    * Requests for a resource type: {@code apiVersion} as in objects ({@code v1} for the core group,
    * {@code resource.k8s.io/v1}), {@code plural} the resource ({@code resourceclaims}), {@code type}
-   * what answers are decoded into.
+   * what answers are decoded into: a model class, a JSON tree ({@code JsonNode}), or {@code Void}
+   * for a caller that does not read the answer (it is then not decoded; methods return null).
    */
   public <T> Resource<T> resource(String apiVersion, String plural, Class<T> type) {
     String groupVersion = (apiVersion.contains("/") ? "apis/" : "api/") + apiVersion + "/";
@@ -138,6 +139,9 @@ public final class ApiRequests {
         }
         throw OperationSupport.requestFailure(
             request, OperationSupport.createStatus(response, serialization));
+      }
+      if (type == Void.class) {
+        return null;
       }
       try {
         return serialization.unmarshal(new ByteArrayInputStream(response.body()), type);

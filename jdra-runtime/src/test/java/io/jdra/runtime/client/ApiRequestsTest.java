@@ -1,6 +1,7 @@
 package io.jdra.runtime.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The requests against the embedded API server: what they write, and that every failure is the
@@ -109,6 +111,28 @@ class ApiRequestsTest {
             ns, "p", ApiRequests.Patch.merge(), "{\"status\":{\"message\":\"merged\"}}");
     assertThat(merged.getStatus().getMessage()).isEqualTo("merged");
     assertThat(merged.getStatus().getResourceClaimStatuses()).hasSize(1);
+  }
+
+  @Test
+  void answersAreReadAsJsonTreesOrNotAtAll() {
+    client.pods().inNamespace(ns).resource(Make.pod("t").namespace(ns).obj()).create();
+    ApiRequests api = new ApiRequests(client);
+    ApiRequests.Resource<JsonNode> trees = api.resource("v1", "pods", JsonNode.class);
+    ApiRequests.Resource<Void> unread =
+        api.resource("v1", "pods", Void.class).subresource("status");
+
+    assertThat(trees.get(ns, "t").path("metadata").path("name").asString()).isEqualTo("t");
+    assertThat(
+            unread.patch(
+                ns,
+                "t",
+                ApiRequests.Patch.strategicMerge(),
+                "{\"status\":{\"message\":\"unread\"}}"))
+        .isNull();
+    assertThat(trees.get(ns, "t").path("status").path("message").asString()).isEqualTo("unread");
+    assertThatThrownBy(() -> unread.patch(ns, "gone", ApiRequests.Patch.merge(), "{}"))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404));
   }
 
   @Test
