@@ -163,7 +163,7 @@ public record BenchResult(
             "",
             labels("scheduler_schedule_attempts_total")));
     if (!measured.requests().isEmpty()) {
-      items.add(item(new LinkedHashMap<>(measured.requests()), "", labels(ApiRequests.METRIC)));
+      items.add(item(new LinkedHashMap<>(measured.requests()), "", labels(RequestCounts.METRIC)));
     }
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("version", "v1");

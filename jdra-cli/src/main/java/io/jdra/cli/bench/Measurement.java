@@ -51,7 +51,7 @@ final class Measurement {
       attemptsBefore = Histograms.snapshot(registry, ATTEMPT_DURATION, "result");
       sliBefore = Histograms.snapshot(registry, SLI_DURATION, null);
       countsBefore = Histograms.attempts(registry);
-      requestsBefore = ApiRequests.snapshot(apiServer);
+      requestsBefore = RequestCounts.snapshot(apiServer);
       cpuBefore = processCpuNanos();
       sampler.start();
     }
@@ -72,7 +72,9 @@ final class Measurement {
     running = false;
     long cpu = wasRunning ? processCpuNanos() - cpuBefore : 0;
     Map<String, Long> requests =
-        wasRunning ? ApiRequests.minus(ApiRequests.snapshot(apiServer), requestsBefore) : Map.of();
+        wasRunning
+            ? RequestCounts.minus(RequestCounts.snapshot(apiServer), requestsBefore)
+            : Map.of();
     Map<String, Histograms.Series> attempts = new TreeMap<>();
     Histograms.snapshot(registry, ATTEMPT_DURATION, "result")
         .forEach((k, v) -> attempts.put(k, v.minus(attemptsBefore.get(k))));

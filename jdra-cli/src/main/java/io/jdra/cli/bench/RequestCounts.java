@@ -12,10 +12,10 @@ import java.util.TreeMap;
  * ({@code "POST pods 201"}, {@code "PUT resourceclaims/status 200"}), so that a run can say how
  * many requests of each kind one measured pod costs, failed ones (404, 409) apart.
  */
-final class ApiRequests {
+final class RequestCounts {
   static final String METRIC = "apiserver_request_total";
 
-  private ApiRequests() {}
+  private RequestCounts() {}
 
   /** Requests so far by {@code "VERB resource[/subresource] CODE"}; empty without the metric. */
   static Map<String, Long> snapshot(PrometheusRegistry registry) {
