@@ -16,9 +16,11 @@ import io.jdra.testing.apiserver.TestApiServer;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -111,8 +113,7 @@ public final class GcScenario {
    * owner never existed is collected only after the graph has taken it in, and the one ConfigMap
    * watch delivers the earlier ones before it.
    */
-  static void awaitGraphHasSeenConfigMaps(KubernetesClient client, String ns)
-      throws InterruptedException {
+  static void awaitGraphHasSeenConfigMaps(KubernetesClient client, String ns) {
     OwnerReference ghost =
         new OwnerReferenceBuilder()
             .withApiVersion("v1")
@@ -131,9 +132,11 @@ public final class GcScenario {
                 .endMetadata()
                 .build())
         .create();
-    while (client.configMaps().inNamespace(ns).withName("graph-probe").get() != null) {
-      Thread.sleep(10);
-    }
+    client
+        .configMaps()
+        .inNamespace(ns)
+        .withName("graph-probe")
+        .waitUntilCondition(Objects::isNull, 5, TimeUnit.MINUTES);
   }
 
   static void namespace(KubernetesClient client, int n, String ns, String label) throws Exception {
