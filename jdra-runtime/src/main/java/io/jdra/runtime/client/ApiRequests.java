@@ -92,32 +92,36 @@ public final class ApiRequests {
       return send(req, true);
     }
 
-    /** POST of a new object (name or generateName in its metadata); the created object. */
+    /**
+     * POST of a new object (name or generateName in its metadata); the created object. The object
+     * is a model object, or a String holding its JSON (sent as is), as for every body here.
+     */
     public T create(String namespace, Object object) {
       HttpRequest.Builder req =
-          http.newHttpRequestBuilder()
-              .uri(collectionUrl(namespace))
-              .post(JSON, serialization.asJson(object));
+          http.newHttpRequestBuilder().uri(collectionUrl(namespace)).post(JSON, json(object));
       return send(req, false);
     }
 
     /** PUT of an object (a conflict when its resourceVersion is not the current one). */
     public T update(String namespace, String name, Object object) {
       HttpRequest.Builder req =
-          http.newHttpRequestBuilder()
-              .uri(itemUrl(namespace, name))
-              .put(JSON, serialization.asJson(object));
+          http.newHttpRequestBuilder().uri(itemUrl(namespace, name)).put(JSON, json(object));
       return send(req, false);
     }
 
     /** PATCH of an object with a body of the patch's type; the patched object. */
     public T patch(String namespace, String name, Patch patch, Object body) {
-      String content = body instanceof String s ? s : serialization.asJson(body);
+      String content = json(body);
       HttpRequest.Builder req =
           http.newHttpRequestBuilder()
               .uri(itemUrl(namespace, name) + patch.query())
               .method("PATCH", patch.contentType(), content);
       return send(req, false);
+    }
+
+    /** A body: a String is JSON already (a patch, or an object written by the caller). */
+    private String json(Object body) {
+      return body instanceof String s ? s : serialization.asJson(body);
     }
 
     private String collectionUrl(String namespace) {

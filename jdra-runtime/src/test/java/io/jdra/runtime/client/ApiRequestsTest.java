@@ -83,6 +83,31 @@ class ApiRequestsTest {
   }
 
   @Test
+  void bodiesGivenAsJsonAreSentAsIs() {
+    ResourceClaim created =
+        claims.create(ns, client.getKubernetesSerialization().asJson(generated("json-")));
+    String name = created.getMetadata().getName();
+    assertThat(name).startsWith("json-");
+    assertThat(created.getSpec()).isEqualTo(generated("json-").getSpec());
+
+    String labelled =
+        client
+            .getKubernetesSerialization()
+            .asJson(
+                new ResourceClaimBuilder(created)
+                    .editMetadata()
+                    .addToLabels("from", "json")
+                    .endMetadata()
+                    .build());
+    assertThat(claims.update(ns, name, labelled).getMetadata().getLabels())
+        .containsEntry("from", "json");
+    ApiRequests.Resource<Void> unread =
+        new ApiRequests(client).resource("resource.k8s.io/v1", "resourceclaims", Void.class);
+    assertThat(unread.create(ns, "{\"metadata\":{\"name\":\"plain\"},\"spec\":{}}")).isNull();
+    assertThat(claims.get(ns, "plain")).isNotNull();
+  }
+
+  @Test
   void getOfAMissingObjectIsNullAsInTheDsl() {
     assertThat(claims.get(ns, "missing")).isNull();
     assertThat(client.resources(ResourceClaim.class).inNamespace(ns).withName("missing").get())
