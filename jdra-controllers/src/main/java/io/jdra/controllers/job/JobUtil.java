@@ -5,6 +5,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jdra.controllers.controllerutil.PodUtil;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -149,6 +153,31 @@ final class JobUtil {
     }
     Instant created = PodUtil.time(p.getMetadata().getCreationTimestamp());
     return created == null ? Instant.EPOCH : created;
+  }
+
+  /**
+   * Removes the tracking finalizer with upstream's strategic merge patch ({@code
+   * $deleteFromPrimitiveList}, so other finalizers are untouched); false if the pod is gone, which
+   * leaves nothing to remove.
+   */
+  static boolean removeTrackingFinalizer(KubernetesClient client, Pod p) {
+    try {
+      client
+          .pods()
+          .inNamespace(p.getMetadata().getNamespace())
+          .withName(p.getMetadata().getName())
+          .patch(
+              PatchContext.of(PatchType.STRATEGIC_MERGE),
+              "{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\""
+                  + JOB_TRACKING_FINALIZER
+                  + "\"]}}");
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+      return false;
+    }
   }
 
   static int nz(Integer i) {

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.api.model.batch.v1.UncountedTerminatedPods;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jdra.controllers.controllerutil.ActivePodsWithRanks;
@@ -32,6 +31,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -64,6 +64,17 @@ final class SyncJob {
   private Set<String> uncountedFailed;
   private JobCondition finishedCondition;
   private BackoffStore.Record newBackoffRecord;
+  private int failed;
+
+  /** The counters as the last status write left them, for {@code job_pods_finished_total}. */
+  private JobMetrics.Counters oldCounters;
+
+  /** Failed pods counted in this sync, by the pod failure policy rule action they matched. */
+  private final java.util.Map<String, Integer> podFailureCountByPolicyAction =
+      new java.util.TreeMap<>();
+
+  /** The {@code action} label of the sync metrics; manageJob says what it did. */
+  private String action = JobMetrics.ACTION_RECONCILING;
 
   /**
    * The pods whose finalizer removal this controller has not seen yet, read once per sync before
@@ -91,17 +102,30 @@ final class SyncJob {
     Optional<Job> cached = deps.jobLister().get(nsName[0], nsName[1]);
     if (cached.isEmpty()) {
       ctx.logger().v(4).info("Job has been deleted", "key", key);
-      deps.backoff().remove(key);
+      deps.expectations().deleteExpectations(key);
       deps.finalizerExpectations().forget(key);
-      releaseFinalizers(nsName[0], ref -> nsName[1].equals(ref.getName()));
+      deps.backoff().remove(key);
+      return;
+    }
+    String controller = JobController.managedByExternalController(cached.get());
+    if (controller != null) {
+      // Checked here too: the queued key may now name a new Job with managedBy set.
+      ctx.logger()
+          .v(2)
+          .info(
+              "Skip syncing the job as it is managed by an external controller",
+              "key",
+              key,
+              "uid",
+              cached.get().getMetadata().getUid(),
+              "controllerName",
+              controller);
       return;
     }
     job = new JobBuilder(cached.get()).build();
     if (JobUtil.isFinished(job)) {
+      // Its pods' finalizers were released by the orphan queue (upstream's cleanupPodFinalizers).
       deps.backoff().remove(key);
-      // A finished Job counts no pod any more (upstream's cleanupPodFinalizers).
-      String uid = job.getMetadata().getUid();
-      releaseFinalizers(nsName[0], ref -> uid.equals(ref.getUid()));
       return;
     }
     String mode = job.getSpec().getCompletionMode();
@@ -117,7 +141,20 @@ final class SyncJob {
               job.getSpec().getCompletionMode());
       return;
     }
-    syncActive();
+    Instant start = deps.clock().now();
+    boolean success = false;
+    try {
+      syncActive();
+      success = true;
+    } finally {
+      double seconds = Duration.between(start, deps.clock().now()).toNanos() / 1e9;
+      deps.metrics().recordSync(completionMode(job), success, action, seconds);
+    }
+  }
+
+  /** The {@code completion_mode} label of upstream's metrics. */
+  static String completionMode(Job job) {
+    return IndexedJobUtil.isIndexed(job) ? JobMetrics.INDEXED : JobMetrics.NON_INDEXED;
   }
 
   private void syncActive() {
@@ -151,13 +188,13 @@ final class SyncJob {
       succeededIndexes = ix[1];
       succeeded = succeededIndexes.total();
     }
-    int failed = nz(status.getFailed()) + nonIgnoredFailed(newFailed) + uncountedFailed.size();
+    failed = nz(status.getFailed()) + nonIgnoredFailed(newFailed) + uncountedFailed.size();
     Instant now = deps.clock().now();
     if (status.getStartTime() == null && !suspended()) {
       status.setStartTime(PodUtil.format(now));
     }
     newBackoffRecord = deps.backoff().next(key, newSucceeded, newFailed);
-    decideFailure(failed, now);
+    decideFailure(now);
     int active = activePods.size();
     RuntimeException manageErr = null;
     boolean suspendChanged = false;
@@ -211,7 +248,7 @@ final class SyncJob {
   }
 
   /** Failure scenarios in upstream's order; sets {@code finishedCondition}. */
-  private void decideFailure(int failed, Instant now) {
+  private void decideFailure(Instant now) {
     JobCondition met = JobUtil.condition(job, JobUtil.SUCCESS_CRITERIA_MET);
     if (JobUtil.isTrue(met)) {
       finishedCondition = met; // decided in an earlier sync
@@ -405,6 +442,7 @@ final class SyncJob {
   private RuntimeException manageJob(List<Pod> activePods, int[] active) {
     int parallelism = job.getSpec().getParallelism() == null ? 1 : job.getSpec().getParallelism();
     if (suspended()) {
+      action = JobMetrics.ACTION_PODS_DELETED;
       return deleteJobPods(activePods, active);
     }
     Integer completions = job.getSpec().getCompletions();
@@ -423,10 +461,12 @@ final class SyncJob {
       // Deletion takes precedence: an Indexed Job with a repeated index creates next time.
       toDelete = toDelete.subList(0, Math.min(toDelete.size(), MAX_POD_CREATE_DELETE_PER_SYNC));
       ctx.logger().info("Deleting excess pods for job", "job", key, "deleteCount", toDelete.size());
+      action = JobMetrics.ACTION_PODS_DELETED;
       return deleteJobPods(toDelete, active);
     }
     int terminatingToWait = JobUtil.onlyReplaceFailedPods(job) ? terminating : 0;
     int diff = wantActive - terminatingToWait - active[0];
+    action = diff > 0 ? JobMetrics.ACTION_PODS_CREATED : JobMetrics.ACTION_TRACKING;
     List<Integer> indexes = null;
     if (diff > 0 && IndexedJobUtil.isIndexed(job)) {
       List<Pod> terminatingPods =
@@ -454,6 +494,8 @@ final class SyncJob {
     deps.expectations().expectCreations(key, diff);
     PodTemplateSpec template = job.getSpec().getTemplate();
     OwnerReference ref = OwnerRefs.newControllerRef(job);
+    AtomicInteger created = new AtomicInteger();
+    AtomicInteger failedCreates = new AtomicInteger();
     SlowStart.Result r =
         SlowStart.run(
             diff,
@@ -470,18 +512,42 @@ final class SyncJob {
                             ? job.getMetadata().getName() + "-"
                             : IndexedJobUtil.generateName(job.getMetadata().getName(), ix),
                         List.of(JobUtil.JOB_TRACKING_FINALIZER));
+                created.incrementAndGet();
               } catch (RuntimeException e) {
                 if (!ApiErrors.isNamespaceTerminating(e)) {
+                  failedCreates.incrementAndGet();
                   throw e;
                 }
               }
               return null;
             });
+    recordPodsCreation(created.get(), failedCreates.get());
     for (int i = r.successes(); i < diff; i++) {
       deps.expectations().creationObserved(key);
     }
     active[0] += r.successes();
     return r.error();
+  }
+
+  /**
+   * Upstream's {@code recordJobPodsCreationTotal}: the reason says whether the pods replace failed
+   * (or terminating) ones. A failed creation counts as failed only (upstream's code also counts it
+   * as succeeded, against the metric's documented meaning); one refused because the namespace is
+   * terminating counts as neither, as upstream.
+   */
+  private void recordPodsCreation(int succeededCount, int failedCount) {
+    String reason = JobMetrics.POD_CREATE_NEW;
+    if ("Failed".equals(job.getSpec().getPodReplacementPolicy()) && failed > 0) {
+      reason = JobMetrics.POD_RECREATE_FAILED;
+    } else if (failed > 0 || terminating > 0) {
+      reason = JobMetrics.POD_RECREATE_TERMINATING_OR_FAILED;
+    }
+    if (succeededCount > 0) {
+      deps.metrics().podsCreation.labelValues(reason, JobMetrics.SUCCEEDED).inc(succeededCount);
+    }
+    if (failedCount > 0) {
+      deps.metrics().podsCreation.labelValues(reason, JobMetrics.FAILED).inc(failedCount);
+    }
   }
 
   /** Upstream's {@code deleteJobPods}: finalizer removed first, then the pod deleted. */
@@ -545,32 +611,11 @@ final class SyncJob {
     deps.finalizerExpectations().expectRemoved(key, uid);
     boolean patched = false;
     try {
-      patched = patchOutFinalizer(p);
+      patched = JobUtil.removeTrackingFinalizer(deps.client(), p);
     } finally {
       if (!patched) {
         deps.finalizerExpectations().observed(key, uid);
       }
-    }
-  }
-
-  /** Removes the tracking finalizer; false if the pod is gone (no error: nothing to remove). */
-  private boolean patchOutFinalizer(Pod p) {
-    try {
-      deps.client()
-          .pods()
-          .inNamespace(p.getMetadata().getNamespace())
-          .withName(p.getMetadata().getName())
-          .patch(
-              PatchContext.of(PatchType.STRATEGIC_MERGE),
-              "{\"metadata\":{\"$deleteFromPrimitiveList/finalizers\":[\""
-                  + JobUtil.JOB_TRACKING_FINALIZER
-                  + "\"]}}");
-      return true;
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-      return false;
     }
   }
 
@@ -585,6 +630,8 @@ final class SyncJob {
       }
     }
     JobStatus status = job.getStatus();
+    // Taken before any count moves, to report what each status write counted.
+    oldCounters = JobMetrics.Counters.of(job);
     needsFlush |= cleanUncounted(status, withFinalizer);
     List<Pod> toRemoveFinalizer = new ArrayList<>();
     List<String> uncSucceeded =
@@ -618,11 +665,16 @@ final class SyncJob {
         }
       } else if (considerFailed || finishedCondition != null && !isSuccess(finishedCondition)) {
         // A finished (failed) Job counts every pod that did not succeed as failed.
-        if (!uncountedFailed.contains(uid)
-            && !uncFailed.contains(uid)
-            && PodFailurePolicies.match(job.getSpec().getPodFailurePolicy(), p).countFailed()) {
-          uncFailed.add(uid);
-          needsFlush = true;
+        if (!uncountedFailed.contains(uid) && !uncFailed.contains(uid)) {
+          PodFailurePolicies.Match m =
+              PodFailurePolicies.match(job.getSpec().getPodFailurePolicy(), p);
+          if (m.action() != null) {
+            podFailureCountByPolicyAction.merge(m.action(), 1, Integer::sum);
+          }
+          if (m.countFailed()) {
+            uncFailed.add(uid);
+            needsFlush = true;
+          }
         }
       }
       if (uncSucceeded.size() + uncFailed.size() >= MAX_UNCOUNTED_PODS) {
@@ -664,6 +716,7 @@ final class SyncJob {
       if (finished) {
         recordJobFinished();
       }
+      deps.metrics().recordJobPodFinished(job, oldCounters);
     }
   }
 
@@ -694,8 +747,12 @@ final class SyncJob {
     if (needsFlush) {
       updateStatus();
       deps.backoff().update(newBackoffRecord);
+      deps.metrics().recordJobPodFinished(job, oldCounters);
+      oldCounters = JobMetrics.Counters.of(job);
       needsFlush = false;
     }
+    podFailureCountByPolicyAction.forEach((policyAction, n) ->
+        deps.metrics().podFailuresHandledByFailurePolicy.labelValues(policyAction).inc(n));
     RuntimeException rmErr = null;
     for (Pod p : toRemoveFinalizer) {
       try {
@@ -777,6 +834,7 @@ final class SyncJob {
       }
       deps.recorder().eventf(job, null, EventRecorder.NORMAL, "Completed", "Sync", "Job completed");
       ctx.logger().info("Job completed", "job", key, "succeeded", job.getStatus().getSucceeded());
+      recordJobsFinished(JobMetrics.SUCCEEDED);
     } else {
       deps.recorder()
           .eventf(
@@ -788,7 +846,14 @@ final class SyncJob {
               "%s",
               finishedCondition.getMessage());
       ctx.logger().info("Job failed", "job", key, "reason", finishedCondition.getReason());
+      recordJobsFinished(JobMetrics.FAILED);
     }
+  }
+
+  /** Success is labelled with its reason too ({@code CompletionsReached}), as since 1.33. */
+  private void recordJobsFinished(String result) {
+    String reason = finishedCondition.getReason() == null ? "" : finishedCondition.getReason();
+    deps.metrics().jobsFinished.labelValues(completionMode(job), result, reason).inc();
   }
 
   private void updateStatus() {
@@ -807,23 +872,6 @@ final class SyncJob {
             .updateStatus();
     if (job.getStatus().getUncountedTerminatedPods() == null) {
       job.getStatus().setUncountedTerminatedPods(new UncountedTerminatedPods());
-    }
-  }
-
-  /**
-   * Removes the tracking finalizer from the pods of a Job that is gone (deleted with its pods
-   * orphaned, batch/v1's default) or finished: nothing will count them, so they must not keep it
-   * (upstream's orphan pod queue). No expectation is recorded: no count waits for these.
-   */
-  private void releaseFinalizers(String ns, Predicate<OwnerReference> ofJob) {
-    for (Pod p : deps.podLister().list(ns)) {
-      OwnerReference ref = OwnerRefs.controllerOf(p);
-      if (ref != null
-          && "Job".equals(ref.getKind())
-          && ofJob.test(ref)
-          && JobUtil.hasTrackingFinalizer(p)) {
-        patchOutFinalizer(p);
-      }
     }
   }
 

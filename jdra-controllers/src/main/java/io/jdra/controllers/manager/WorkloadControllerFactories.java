@@ -38,7 +38,9 @@ final class WorkloadControllerFactories {
         cc,
         JobController.NAME,
         cc.options().workloadSyncs().job(),
-        r -> JobController.create(cc.ctx(), cc.client(), cc.informers(), r, cc.queueMetrics()));
+        r ->
+            JobController.create(
+                cc.ctx(), cc.client(), cc.informers(), r, cc.registry(), cc.queueMetrics()));
   }
 
   static Controller deployment(ControllerContext cc) {

@@ -14,6 +14,8 @@ import io.jdra.controllers.controllerutil.PodControl;
 import io.jdra.controllers.controllerutil.RealPodControl;
 import io.jdra.controllers.testing.ControllerHarness;
 import io.jdra.runtime.cache.Lister;
+import io.jdra.runtime.workqueue.MockQueue;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Instant;
 
 /**
@@ -25,6 +27,10 @@ final class Harness extends ControllerHarness {
   final ControllerExpectations expectations = new ControllerExpectations(clock);
   final BackoffStore backoff = new BackoffStore();
   final JobController.FinalizerExpectations finalizers = new JobController.FinalizerExpectations();
+
+  final PrometheusRegistry registry = new PrometheusRegistry();
+  final JobMetrics metrics = JobMetrics.create(registry);
+  final MockQueue<String> orphanQueue = new MockQueue<>();
 
   /** What the controller creates and deletes pods through; a case may wrap it. */
   PodControl podControl = new RealPodControl(client, events);
@@ -46,8 +52,10 @@ final class Harness extends ControllerHarness {
             podControl,
             events,
             backoff,
+            metrics,
             clock),
         queue,
+        orphanQueue,
         () -> true);
   }
 
@@ -103,6 +111,22 @@ final class Harness extends ControllerHarness {
         .withFinalizers(JobUtil.JOB_TRACKING_FINALIZER)
         .endMetadata()
         .withSpec(job.getSpec().getTemplate().getSpec());
+  }
+
+  /** Pod {@code p} with the tracking finalizer and no owner, as the GC leaves an orphan. */
+  static PodBuilder orphan(Harness h) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("p")
+        .withFinalizers(JobUtil.JOB_TRACKING_FINALIZER)
+        .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .addNewContainer()
+        .withName("c")
+        .withImage("busybox")
+        .endContainer()
+        .endSpec();
   }
 
   static PodStatus finished(boolean success, int exitCode, Instant at) {

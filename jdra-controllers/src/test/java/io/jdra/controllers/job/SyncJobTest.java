@@ -175,27 +175,6 @@ class SyncJobTest {
               assertThat(types(h.serverJob())).containsExactly("SuccessCriteriaMet", "Complete");
             }),
         new Case(
-            "a finished Job's pod that still has the finalizer loses it, uncounted",
-            h -> {
-              h.job(
-                  Harness.job(1, 1)
-                      .withStatus(
-                          new JobStatusBuilder()
-                              .withSucceeded(1)
-                              .addNewCondition()
-                              .withType("Complete")
-                              .withStatus("True")
-                              .endCondition()
-                              .build())
-                      .build());
-              h.pod(h.pod("late").withStatus(Harness.finished(true, 0, T0)).build());
-            },
-            h -> {
-              assertThat(withFinalizer(h)).isZero();
-              assertThat(h.serverJob().getStatus().getSucceeded()).isEqualTo(1);
-              assertThat(h.finalizers.expectedUids(h.ns + "/pi")).isEmpty();
-            }),
-        new Case(
             "a finalizer removal that finds the pod gone is not expected to be seen",
             h -> {
               h.job(Harness.job(2, 1).build());

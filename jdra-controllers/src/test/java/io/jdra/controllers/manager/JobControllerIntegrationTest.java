@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.runtime.Ctx;
 import io.jdra.testing.apiserver.WithApiServer;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * The Job controller in the manager against the embedded API server, the kubelet's part (pods
  * finishing) played by the test: completions 3 with parallelism 2 never runs more than 2 pods and
  * completes (SuccessCriteriaMet, then Complete); a Job whose pods keep failing fails with
- * BackoffLimitExceeded once backoffLimit is exceeded; counted pods lose the tracking finalizer.
+ * BackoffLimitExceeded once backoffLimit is exceeded; counted pods lose the tracking finalizer, and
+ * so do orphan pods; {@code /metrics} shows the {@code job_controller_*} metrics.
  */
 @WithApiServer
 class JobControllerIntegrationTest {
@@ -198,6 +200,114 @@ class JobControllerIntegrationTest {
                   && client.pods().inNamespace(ns).list().getItems().isEmpty());
     } finally {
       mgr.stop();
+    }
+  }
+
+  /**
+   * After a Job completes, the manager's {@code /metrics} shows upstream's {@code job_controller_*}
+   * samples for it: the finished Job with its reason, the pod it counted, the pods it created, and
+   * its syncs.
+   */
+  @Test
+  void metricsShowACompletedJob(KubernetesClient client) throws Exception {
+    String ns = "job-metrics";
+    WorkloadTestSupport.namespace(client, ns);
+    ControllerManager.Handle mgr =
+        ControllerManager.start(
+            Ctx.background("controller-manager"),
+            client,
+            ControllerManagerOptions.defaults()
+                .withControllers(List.of("job"))
+                .withMetricsBindAddress("127.0.0.1:0"));
+    try {
+      client.batch().v1().jobs().inNamespace(ns).resource(job("once", 1, 1, 6)).create();
+      await()
+          .atMost(WAIT)
+          .pollInterval(Duration.ofMillis(100))
+          .until(() -> {
+            livePods(client, ns).stream()
+                .filter(p -> !isFinished(p))
+                .forEach(p -> WorkloadTestSupport.markFinished(client, p, 0));
+            return isTrue(get(client, ns, "once"), "Complete");
+          });
+      await()
+          .atMost(WAIT)
+          .untilAsserted(() ->
+              assertThat(scrape(mgr.metricsPort()))
+                  .contains(
+                      "job_controller_jobs_finished_total{completion_mode=\"NonIndexed\","
+                          + "reason=\"CompletionsReached\",result=\"succeeded\"} 1.0",
+                      "job_controller_job_pods_finished_total{completion_mode=\"NonIndexed\","
+                          + "result=\"succeeded\"} 1.0",
+                      "job_controller_job_pods_creation_total{reason=\"new\","
+                          + "status=\"succeeded\"} 1.0",
+                      "job_controller_job_syncs_total{action=\"pods_created\","
+                          + "completion_mode=\"NonIndexed\",result=\"success\"}",
+                      "job_controller_terminated_pods_tracking_finalizer_total{event=\"add\"}",
+                      "workqueue_adds_total{name=\"job\"}"));
+    } finally {
+      mgr.stop();
+    }
+  }
+
+  /**
+   * Pods that keep the tracking finalizer with no Job to count them lose it through the orphan
+   * queue: one whose Job was deleted (Background, no garbage collector running, so the pod stays
+   * with a reference to a Job that is gone) and one created with the finalizer and no owner.
+   */
+  @Test
+  void orphanPodsLoseTheTrackingFinalizer(KubernetesClient client) throws Exception {
+    String ns = "job-orphans";
+    WorkloadTestSupport.namespace(client, ns);
+    ControllerManager.Handle mgr = WorkloadTestSupport.start(client, "job");
+    try {
+      client.batch().v1().jobs().inNamespace(ns).resource(job("gone", 1, 1, 6)).create();
+      await().atMost(WAIT).until(() -> livePods(client, ns).size() == 1);
+      String jobPod = livePods(client, ns).get(0).getMetadata().getName();
+      assertThat(finalizers(client, ns, jobPod)).contains("batch.kubernetes.io/job-tracking");
+      client.batch().v1().jobs().inNamespace(ns).withName("gone").delete();
+      client
+          .pods()
+          .inNamespace(ns)
+          .resource(
+              new io.fabric8.kubernetes.api.model.PodBuilder()
+                  .withNewMetadata()
+                  .withName("stray")
+                  .withFinalizers("batch.kubernetes.io/job-tracking")
+                  .endMetadata()
+                  .withNewSpec()
+                  .addNewContainer()
+                  .withName("c")
+                  .withImage("busybox")
+                  .endContainer()
+                  .endSpec()
+                  .build())
+          .create();
+      await()
+          .atMost(WAIT)
+          .untilAsserted(() -> {
+            assertThat(finalizers(client, ns, jobPod)).as(jobPod).isEmpty();
+            assertThat(finalizers(client, ns, "stray")).as("stray").isEmpty();
+          });
+    } finally {
+      mgr.stop();
+    }
+  }
+
+  static List<String> finalizers(KubernetesClient client, String ns, String pod) {
+    Pod p = client.pods().inNamespace(ns).withName(pod).get();
+    assertThat(p).as(pod).isNotNull();
+    return p.getMetadata().getFinalizers();
+  }
+
+  static String scrape(int port) throws Exception {
+    try (java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient()) {
+      return http.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString())
+          .body();
     }
   }
 
