@@ -65,7 +65,9 @@ public final class SchedulerServer {
    */
   public static Handle start(Ctx parent, KubernetesClient client, SchedulerOptions options) {
     Ctx ctx = parent.withCancel();
-    InformerFactory informers = new InformerFactory(client);
+    // As kube-scheduler's NewInformerFactory: only its pod informer drops managedFields (upstream
+    // #137473 made that transform take effect); nodes, claims and slices keep them.
+    InformerFactory informers = new InformerFactory(client).trimManagedFields(Pod.class);
     DraManager dra = Profiles.draManager(options.featureGates());
     Parallelizer parallelizer = new Parallelizer(options.parallelism());
     ExtendedResources ext =

@@ -207,7 +207,9 @@ public final class ControllerManager {
      */
     private void runControllers(Ctx runCtx) throws Exception {
       Logger log = runCtx.logger();
-      InformerFactory informers = new InformerFactory(client);
+      // As kube-controller-manager's informer factories (WithTransform(trim)): no controller reads
+      // managedFields, and skipping them is a large part of decoding pods and claims.
+      InformerFactory informers = new InformerFactory(client, true);
       WorkQueueMetrics queueMetrics = WorkQueueMetrics.create(registry);
       List<Controller> controllers = new ArrayList<>();
       for (ControllerDescriptor d : descriptors) {

@@ -6,11 +6,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.Clients;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,9 +29,23 @@ import java.util.concurrent.TimeoutException;
  * asked for after {@code start} are started by the next {@code start} call, as upstream. No resync
  * (period 0), as upstream controllers use. A failed list or watch is retried for as long as the
  * informer runs, the first list included, as client-go's reflector does. Thread-safe.
+ *
+ * <p>managedFields: informers of a factory made with {@code trimManagedFields} (all of them, as
+ * kube-controller-manager's shared and metadata informer factories with {@code
+ * WithTransform(trim)}), or of a type named with {@link #trimManagedFields(Class)} (as
+ * kube-scheduler's pod informer), hold and hand to handlers objects without {@code
+ * metadata.managedFields}: an empty list, fabric8's value for an absent field. The subtree is
+ * skipped while their list and watch responses are parsed ({@link Clients#withoutManagedFields}),
+ * not decoded and then dropped; nested template metadata and all other fields decode as before.
+ * Everything else keeps them: {@link #client()}, its GETs and the answers to its writes, and the
+ * informers of other factories and types (upstream's kubelet trims nothing). Components that trim
+ * must not read managedFields from their informers, as upstream's do not.
  */
 public final class InformerFactory {
   private final KubernetesClient client;
+  private final boolean trimAll;
+  private final Set<Class<?>> trimmedTypes = new HashSet<>();
+  private KubernetesClient trimming;
   private final Map<Key, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
   private final Map<Key, CompletableFuture<Void>> started = new LinkedHashMap<>();
   private boolean stopped;
@@ -38,10 +55,63 @@ public final class InformerFactory {
    */
   private record Key(Object type, String namespace) {}
 
+  /**
+   * A factory whose informers keep managedFields (client-go's {@code NewSharedInformerFactory}).
+   */
   public InformerFactory(KubernetesClient client) {
-    this.client = client;
+    this(client, false);
   }
 
+  /**
+   * A factory whose informers all drop managedFields when {@code trimManagedFields} (see the class
+   * comment).
+   */
+  public InformerFactory(KubernetesClient client, boolean trimManagedFields) {
+    this.client = client;
+    this.trimAll = trimManagedFields;
+  }
+
+  /**
+   * The informer of this type drops managedFields (see the class comment), in a factory that keeps
+   * them otherwise: kube-scheduler's pod informer. Call it before the informer is first asked for.
+   *
+   * @throws IllegalStateException if this type's informer already exists with managedFields
+   */
+  public synchronized InformerFactory trimManagedFields(Class<? extends HasMetadata> type) {
+    if (!trimAll && !trimmedTypes.contains(type)) {
+      for (Key k : informers.keySet()) {
+        if (k.type() == type) {
+          throw new IllegalStateException(
+              "the informer of "
+                  + type.getSimpleName()
+                  + " already exists with managedFields: trim them before its first use");
+        }
+      }
+    }
+    trimmedTypes.add(type);
+    return this;
+  }
+
+  /** Whether informers of this type drop managedFields. */
+  public synchronized boolean trimsManagedFields(Class<?> type) {
+    return trimAll || trimmedTypes.contains(type);
+  }
+
+  /** The client an informer of this type lists and watches with. */
+  private KubernetesClient source(boolean trim) {
+    if (!trim) {
+      return client;
+    }
+    if (trimming == null) {
+      trimming = Clients.withoutManagedFields(client);
+    }
+    return trimming;
+  }
+
+  /**
+   * The client the factory was made with, for GETs and writes: its answers keep managedFields
+   * whatever the informers do.
+   */
   public KubernetesClient client() {
     return client;
   }
@@ -56,13 +126,14 @@ public final class InformerFactory {
   public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(
       Class<T> type, String namespace) {
     Key key = new Key(type, namespace);
+    KubernetesClient source = source(trimsManagedFields(type));
     return (SharedIndexInformer<T>)
         informers.computeIfAbsent(
             key,
             k ->
                 (namespace == null
-                        ? client.resources(type).inAnyNamespace().runnableInformer(0)
-                        : client.resources(type).inNamespace(namespace).runnableInformer(0))
+                        ? source.resources(type).inAnyNamespace().runnableInformer(0)
+                        : source.resources(type).inNamespace(namespace).runnableInformer(0))
                     .exceptionHandler(InformerFactory::retryAfterException));
   }
 
@@ -81,16 +152,18 @@ public final class InformerFactory {
    * metadatainformer}): its cache and its handlers' old objects keep only {@code apiVersion},
    * {@code kind} and {@code metadata}, for controllers that read metadata of every kind (the
    * garbage collector). The objects still travel whole: the API server answers no {@code
-   * PartialObjectMetadata} lists.
+   * PartialObjectMetadata} lists. The cache never keeps managedFields; a factory that trims them
+   * also skips them while parsing.
    */
   @SuppressWarnings("unchecked")
   public synchronized SharedIndexInformer<GenericKubernetesResource> metadataInformer(
       ResourceDefinitionContext resource) {
+    KubernetesClient source = source(trimAll);
     return (SharedIndexInformer<GenericKubernetesResource>)
         informers.computeIfAbsent(
             metadataKey(resource),
             k ->
-                client
+                source
                     .genericKubernetesResources(resource)
                     .inAnyNamespace()
                     .runnableInformer(0)

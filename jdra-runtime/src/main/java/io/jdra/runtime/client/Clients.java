@@ -3,6 +3,7 @@ package io.jdra.runtime.client;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.impl.BaseClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
 import java.io.File;
@@ -62,9 +63,43 @@ public final class Clients {
     return Shared.SERIALIZATION;
   }
 
+  /**
+   * A view of {@code client} whose requests and watches decode objects without {@code
+   * metadata.managedFields}, for informers (upstream components trim them in an informer transform;
+   * see {@code InformerFactory}). The subtree is skipped while parsing ({@link TrimManagedFields}),
+   * only the objects' own metadata is trimmed, and everything else decodes as {@link
+   * #serialization()} decodes it. The view sends its requests through the client's HTTP client
+   * (same connections, authentication, QPS limit) and the client is unchanged: its GETs and the
+   * answers to its writes keep their managedFields. Close the client, never the view (closing the
+   * view closes the client's HTTP client).
+   *
+   * @throws IllegalArgumentException if {@code client} is not a fabric8 client implementation
+   */
+  public static KubernetesClient withoutManagedFields(KubernetesClient client) {
+    if (!(client instanceof BaseClient base)) {
+      throw new IllegalArgumentException(
+          "cannot trim managedFields of a "
+              + client.getClass().getName()
+              + ": not a fabric8 client implementation (BaseClient)");
+    }
+    return new TrimmingClient(base, trimmedSerialization());
+  }
+
+  /** The serialization of {@link #withoutManagedFields} views (shared, created on first use). */
+  public static KubernetesSerialization trimmedSerialization() {
+    return Trimmed.SERIALIZATION;
+  }
+
   /** Created on first use. */
   private static final class Shared {
     static final KubernetesSerialization SERIALIZATION = serialization();
+  }
+
+  /** Created on first use. */
+  private static final class Trimmed {
+    static final KubernetesSerialization SERIALIZATION =
+        new ClientSerialization(
+            mapper().rebuild().addModule(new TrimManagedFields()).build(), true);
   }
 
   /**

@@ -25,9 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * UID, a JSON property name unique to each claim) and a Pod, as a response body and as a watch
  * event. Serializations: {@code fabric8} (fabric8's default), {@code noncanonical} (fabric8's
  * decoding with {@link Clients#mapper()}: no property name canonicalization) and {@code jdra} (the
- * one {@link Clients} shares: that mapper, and watch events decoded in one pass). The claims have
- * 65,536 different owner UIDs, more names than Jackson's symbol table keeps, as in a burst where
- * every claim is new.
+ * one {@link Clients} shares: that mapper, and watch events decoded in one pass) and {@code
+ * trimmed} ({@link Clients#trimmedSerialization()}: jdra's, skipping managedFields as informers
+ * that trim them do). The claims have 65,536 different owner UIDs, more names than Jackson's symbol
+ * table keeps, as in a burst where every claim is new.
  *
  * <pre>scripts/bench jdra-runtime -f 1 -wi 3 -i 5 DecodeBench</pre>
  */
@@ -42,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DecodeBench {
   private static final int DOCS = 65_536;
 
-  @Param({"fabric8", "noncanonical", "jdra"})
+  @Param({"fabric8", "noncanonical", "jdra", "trimmed"})
   public String serialization;
 
   private KubernetesSerialization json;
@@ -57,6 +58,7 @@ public class DecodeBench {
     json =
         switch (serialization) {
           case "jdra" -> Clients.serialization();
+          case "trimmed" -> Clients.trimmedSerialization();
           case "noncanonical" -> new KubernetesSerialization(Clients.mapper(), true);
           default -> new KubernetesSerialization();
         };

@@ -1,6 +1,7 @@
 package io.jdra.runtime.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -15,6 +16,7 @@ import io.jdra.runtime.clock.Clock;
 import io.jdra.testing.apiserver.WithApiServer;
 import io.jdra.testing.objects.Make;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -95,6 +97,107 @@ class InformerFactoryTest {
     } finally {
       ctx.cancel();
     }
+  }
+
+  @Test
+  void trimmingInformersHoldObjectsWithoutManagedFieldsWhileGetsKeepThem(KubernetesClient client) {
+    client.resource(pod("listed")).create();
+    InformerFactory factory = new InformerFactory(client, true);
+    Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
+    try {
+      List<Pod> handed = new CopyOnWriteArrayList<>();
+      Handlers.add(ctx, factory.informer(Pod.class), adds(handed));
+      factory.start(ctx);
+      assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();
+      client.resource(pod("watched")).create();
+      client.pods().inNamespace("default").withName("watched").edit(p -> labelled(p, "b"));
+
+      Lister<Pod> lister = factory.lister(Pod.class);
+      for (String name : List.of("listed", "watched")) {
+        Pod got = factory.client().pods().inNamespace("default").withName(name).get();
+        assertThat(got.getMetadata().getManagedFields()).as(name).isNotEmpty();
+        await()
+            .untilAsserted(() ->
+                assertThat(lister.get("default", name))
+                    .as(name + " at the GET's resourceVersion")
+                    .hasValueSatisfying(p ->
+                        assertThat(p.getMetadata().getResourceVersion())
+                            .isEqualTo(got.getMetadata().getResourceVersion())));
+        got.getMetadata().setManagedFields(new ArrayList<>());
+        assertThat(lister.get("default", name)).as(name).contains(got);
+      }
+      assertThat(handed)
+          .filteredOn(p -> p.getMetadata().getName().matches("listed|watched"))
+          .hasSize(2)
+          .allSatisfy(p -> assertThat(managedFields(p)).isZero());
+    } finally {
+      ctx.cancel();
+    }
+  }
+
+  @Test
+  void oneTypeTrimsAsTheSchedulersPodInformerAndTheOthersKeepManagedFields(
+      KubernetesClient client) {
+    client.resource(pod("p")).create();
+    client.resource(Make.claim("c").namespace("default").request("gpu").obj()).create();
+    InformerFactory factory = new InformerFactory(client).trimManagedFields(Pod.class);
+    Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
+    try {
+      Lister<Pod> pods = factory.lister(Pod.class);
+      Lister<ResourceClaim> claims = factory.lister(ResourceClaim.class);
+      factory.start(ctx);
+      assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();
+      assertThat(factory.trimsManagedFields(Pod.class)).isTrue();
+      assertThat(factory.trimsManagedFields(ResourceClaim.class)).isFalse();
+      assertThat(pods.get("default", "p"))
+          .hasValueSatisfying(p -> assertThat(managedFields(p)).isZero());
+      ResourceClaim got =
+          client.resources(ResourceClaim.class).inNamespace("default").withName("c").get();
+      assertThat(got.getMetadata().getManagedFields()).isNotEmpty();
+      assertThat(claims.get("default", "c")).contains(got);
+    } finally {
+      ctx.cancel();
+    }
+  }
+
+  @Test
+  void aTypeIsTrimmedBeforeItsInformerExistsOrNotAtAll(KubernetesClient client) {
+    InformerFactory factory = new InformerFactory(client);
+    factory.informer(Pod.class);
+    assertThatThrownBy(() -> factory.trimManagedFields(Pod.class))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Pod");
+    InformerFactory trimming = new InformerFactory(client, true);
+    trimming.informer(Pod.class);
+    assertThat(trimming.trimManagedFields(Pod.class).trimsManagedFields(Pod.class)).isTrue();
+  }
+
+  private static Pod pod(String name) {
+    return Make.pod(name).namespace("default").container("c").obj();
+  }
+
+  private static Pod labelled(Pod p, String value) {
+    p.getMetadata().setLabels(Map.of("a", value));
+    return p;
+  }
+
+  private static int managedFields(Pod p) {
+    return p.getMetadata().getManagedFields().size();
+  }
+
+  private static ResourceEventHandler<Pod> adds(List<Pod> into) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod obj) {
+        into.add(obj);
+      }
+
+      @Override
+      public void onUpdate(Pod oldObj, Pod newObj) {}
+
+      @Override
+      public void onDelete(Pod obj, boolean deletedFinalStateUnknown) {}
+    };
   }
 
   @Test

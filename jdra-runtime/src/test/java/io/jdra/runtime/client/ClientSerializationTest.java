@@ -166,7 +166,7 @@ class ClientSerializationTest {
   }
 
   /** An event of each shape a stream may send for the object. */
-  private static List<String> events(String type, String object) {
+  static List<String> events(String type, String object) {
     String t = "\"type\":\"" + type + "\"";
     return List.of(
         "{" + t + ",\"object\":" + object + "}",
@@ -176,7 +176,7 @@ class ClientSerializationTest {
   }
 
   /** The object with apiVersion and kind after every other field. */
-  private static String typeLast(String json) {
+  static String typeLast(String json) {
     ObjectNode o = (ObjectNode) FABRIC8.unmarshal(json, tools.jackson.databind.JsonNode.class);
     ObjectNode moved = o.objectNode();
     o.properties().stream()
@@ -205,7 +205,8 @@ class ClientSerializationTest {
     return o.toString();
   }
 
-  private static List<String> corpus() throws IOException {
+  /** Objects as API servers send them (also read by {@link TrimManagedFieldsTest}). */
+  static List<String> corpus() throws IOException {
     List<String> c = new ArrayList<>(literals());
     Stream.of(
             Make.pod("p1")
