@@ -5,10 +5,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.jdra.controllers.controllerutil.QueueWorkers;
 import io.jdra.runtime.Ctx;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -22,23 +19,14 @@ import java.util.stream.Collectors;
  * references, then the finalizer. Thread-safe: state is the graph and the API server.
  */
 final class AttemptToDelete {
-  /** Upstream's {@code absentOwnerCache} size: owners known not to exist, by UID. */
-  static final int ABSENT_OWNER_CACHE_SIZE = 500;
-
   private final GraphBuilder graph;
   private final MetadataClient client;
-  private final Map<String, Boolean> absentOwners =
-      Collections.synchronizedMap(
-          new LinkedHashMap<>(16, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-              return size() > ABSENT_OWNER_CACHE_SIZE;
-            }
-          });
+  private final AbsentOwnerCache absentOwners;
 
-  AttemptToDelete(GraphBuilder graph, MetadataClient client) {
+  AttemptToDelete(GraphBuilder graph, MetadataClient client, AbsentOwnerCache absentOwners) {
     this.graph = graph;
     this.client = client;
+    this.absentOwners = absentOwners;
   }
 
   /** One key of {@code attemptToDelete}. Throws to be retried with backoff. */
@@ -47,7 +35,14 @@ final class AttemptToDelete {
     if (n == null) {
       return;
     }
-    boolean virtualDeleteQueued = attemptToDeleteItem(ctx, n);
+    boolean virtualDeleteQueued;
+    try {
+      virtualDeleteQueued = attemptToDeleteItem(ctx, n);
+    } catch (MetadataClient.NamespacedOwnerOfClusterScopedObjectException e) {
+      // Retrying cannot resolve it: forget the item.
+      ctx.logger().v(2).info("Item is not processed", "item", n.identity(), "err", e.getMessage());
+      return;
+    }
     if (!virtualDeleteQueued && n.virtual() && !graph.isObserved(uid)) {
       // It exists but no informer has shown it yet: look again later, so that a virtual node of
       // an object added and removed while a watch was down does not stay in the graph.
@@ -225,13 +220,8 @@ final class AttemptToDelete {
     List<OwnerReference> dangling = new ArrayList<>();
     List<OwnerReference> waiting = new ArrayList<>();
     for (OwnerReference r : item.owners()) {
-      if (absentOwners.containsKey(r.getUid())) {
-        dangling.add(r);
-        continue;
-      }
-      ObjectMeta owner = client.get(ObjectIdentity.ofOwner(r, item.identity().namespace()));
-      if (owner == null || !owner.identity().uid().equals(r.getUid())) {
-        absentOwners.put(r.getUid(), Boolean.TRUE);
+      ObjectMeta owner = liveOwner(ctx, item, r);
+      if (owner == null) {
         dangling.add(r);
       } else if (owner.deletingWith(ObjectMeta.FINALIZER_DELETE_DEPENDENTS)) {
         waiting.add(r);
@@ -240,6 +230,36 @@ final class AttemptToDelete {
       }
     }
     return new Classified(solid, dangling, waiting);
+  }
+
+  /**
+   * Upstream's {@code isDangling}: the owner {@code r} names as it is now, or null when it is
+   * absent (cached by coordinates, in the dependent's namespace for a namespaced kind). A
+   * namespaced owner is looked up in the dependent's namespace only: one in another namespace is
+   * absent to it.
+   */
+  private ObjectMeta liveOwner(Ctx ctx, ObjectMeta item, OwnerReference r) {
+    ObjectIdentity clusterKey = ObjectIdentity.ofOwner(r, "");
+    ObjectIdentity namespacedKey = ObjectIdentity.ofOwner(r, item.identity().namespace());
+    if (absentOwners.has(clusterKey) || absentOwners.has(namespacedKey)) {
+      ctx.logger()
+          .v(5)
+          .info(
+              "According to the absentOwnerCache, item's owner does not exist",
+              "item",
+              item.identity(),
+              "owner",
+              r.getUid());
+      return null;
+    }
+    ObjectIdentity key = client.mapping(namespacedKey).namespaced() ? namespacedKey : clusterKey;
+    ObjectMeta owner = client.get(key);
+    if (owner == null || !owner.identity().uid().equals(r.getUid())) {
+      absentOwners.add(key);
+      ctx.logger().v(5).info("Item's owner is not found", "item", item.identity(), "owner", key);
+      return null;
+    }
+    return owner;
   }
 
   private static Set<String> uids(List<OwnerReference> refs) {

@@ -8,6 +8,7 @@ import io.jdra.controllers.controllerutil.ApiResources.Gvr;
 import io.jdra.controllers.controllerutil.QueueWorkers;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.InformerFactory;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.workqueue.RateLimiters;
 import io.jdra.runtime.workqueue.RateLimitingQueue;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
@@ -32,7 +33,8 @@ import java.util.function.Supplier;
  * into the owner graph and queues work; workers decide with live reads ({@link AttemptToDelete}).
  * Queues as upstream: {@code garbage_collector_attempt_to_delete} and {@code
  * garbage_collector_attempt_to_orphan}, keyed by UID. Metric: {@code
- * garbagecollector_controller_resources_sync_error_total}.
+ * garbagecollector_controller_resources_sync_error_total}. Event: {@code OwnerRefInvalidNamespace}
+ * (Warning) about a dependent whose owner reference names an object in another namespace.
  */
 public final class GarbageCollector {
   /** The controller's name in kube-controller-manager. */
@@ -58,11 +60,12 @@ public final class GarbageCollector {
       MetadataClient client,
       Monitors monitors,
       ResourceSync resourceSync,
-      ReadWriteLock workerLock) {
+      ReadWriteLock workerLock,
+      AbsentOwnerCache absentOwners) {
     this.graph = graph;
     this.attemptToDelete = attemptToDelete;
     this.attemptToOrphan = attemptToOrphan;
-    this.deleter = new AttemptToDelete(graph, client);
+    this.deleter = new AttemptToDelete(graph, client, absentOwners);
     this.monitors = monitors;
     this.resourceSync = resourceSync;
     this.workerLock = workerLock;
@@ -77,7 +80,8 @@ public final class GarbageCollector {
       KubernetesClient client,
       InformerFactory informers,
       WorkQueueMetrics queueMetrics,
-      PrometheusRegistry registry) {
+      PrometheusRegistry registry,
+      EventRecorder recorder) {
     return create(
         ctx,
         client,
@@ -85,6 +89,7 @@ public final class GarbageCollector {
         informers,
         queueMetrics,
         registry,
+        recorder,
         ResourceSync.PERIOD);
   }
 
@@ -96,6 +101,7 @@ public final class GarbageCollector {
       InformerFactory informers,
       WorkQueueMetrics queueMetrics,
       PrometheusRegistry registry,
+      EventRecorder recorder,
       Duration syncPeriod) {
     ApiResources resources = discovery.get();
     resources
@@ -104,7 +110,8 @@ public final class GarbageCollector {
             ctx.logger().info("Failed to discover resources", "groupVersion", gv, "err", err));
     RateLimitingQueue<String> toDelete = queue(ctx, ATTEMPT_TO_DELETE_QUEUE, queueMetrics);
     RateLimitingQueue<String> toOrphan = queue(ctx, ATTEMPT_TO_ORPHAN_QUEUE, queueMetrics);
-    GraphBuilder graph = new GraphBuilder(toDelete, toOrphan);
+    AbsentOwnerCache absentOwners = new AbsentOwnerCache();
+    GraphBuilder graph = new GraphBuilder(toDelete, toOrphan, absentOwners, recorder);
     Monitors monitors = new Monitors(informers, graph);
     Map<String, Gvr> deletable = Monitors.deletable(resources);
     monitors.sync(ctx, deletable);
@@ -120,7 +127,8 @@ public final class GarbageCollector {
             syncErrorsCounter(registry),
             syncPeriod,
             deletable);
-    return new GarbageCollector(graph, toDelete, toOrphan, client, monitors, sync, workerLock);
+    return new GarbageCollector(
+        graph, toDelete, toOrphan, client, monitors, sync, workerLock, absentOwners);
   }
 
   /** Upstream's {@code GarbageCollectorResourcesSyncError}. */

@@ -55,6 +55,26 @@ final class MetadataClient {
     }
   }
 
+  /**
+   * A cluster-scoped object names a namespaced owner (upstream's {@code
+   * namespacedOwnerOfClusterScopedObjectErr}): there is no namespace to look the owner up in, and
+   * retrying cannot help, so the item is dropped from the queue and the object left alone.
+   */
+  static final class NamespacedOwnerOfClusterScopedObjectException extends RuntimeException {
+    NamespacedOwnerOfClusterScopedObjectException(ObjectIdentity id) {
+      super(
+          "cluster-scoped objects cannot refer to namespaced owners: "
+              + id.apiVersion()
+              + "/"
+              + id.kind()
+              + " "
+              + id.name(),
+          null,
+          false,
+          false);
+    }
+  }
+
   Gvr mapping(ObjectIdentity id) {
     return resources
         .forKind(id.apiVersion(), id.kind())
@@ -63,6 +83,10 @@ final class MetadataClient {
 
   private Resource<GenericKubernetesResource> resource(ObjectIdentity id) {
     Gvr gvr = mapping(id);
+    if (gvr.namespaced() && id.namespace().isEmpty()) {
+      // Only a cluster-scoped object's reference gives a namespaced kind no namespace.
+      throw new NamespacedOwnerOfClusterScopedObjectException(id);
+    }
     var op = client.genericKubernetesResources(gvr.context());
     return gvr.namespaced()
         ? op.inNamespace(id.namespace()).withName(id.name())

@@ -17,6 +17,29 @@ record ObjectIdentity(String apiVersion, String kind, String namespace, String n
         ref.getApiVersion(), ref.getKind(), dependentNamespace, ref.getName(), ref.getUid());
   }
 
+  ObjectIdentity withNamespace(String ns) {
+    return new ObjectIdentity(apiVersion, kind, ns, name, uid);
+  }
+
+  /** Upstream's {@code ownerReferenceMatchesCoordinates}: UID, name, kind and apiVersion agree. */
+  boolean matchesCoordinates(OwnerReference ref) {
+    return uid.equals(ref.getUid())
+        && name.equals(ref.getName())
+        && kind.equals(ref.getKind())
+        && apiVersion.equals(ref.getApiVersion());
+  }
+
+  /**
+   * Upstream's {@code referenceLessThan}: kind, then apiVersion (so kinds order alike whatever
+   * their scope), then namespace, name and UID.
+   */
+  static final java.util.Comparator<ObjectIdentity> ORDER =
+      java.util.Comparator.comparing(ObjectIdentity::kind)
+          .thenComparing(ObjectIdentity::apiVersion)
+          .thenComparing(ObjectIdentity::namespace)
+          .thenComparing(ObjectIdentity::name)
+          .thenComparing(ObjectIdentity::uid);
+
   /** As upstream logs an identity. */
   @Override
   public String toString() {

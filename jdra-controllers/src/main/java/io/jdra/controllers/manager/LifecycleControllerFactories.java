@@ -3,6 +3,8 @@ package io.jdra.controllers.manager;
 import io.jdra.controllers.garbagecollector.GarbageCollector;
 import io.jdra.controllers.namespace.NamespaceController;
 import io.jdra.controllers.ttlafterfinished.TtlAfterFinishedController;
+import io.jdra.runtime.record.EventRecorder;
+import io.jdra.runtime.record.EventRecorderOptions;
 import java.util.List;
 
 /**
@@ -59,9 +61,21 @@ final class LifecycleControllerFactories {
         ctx.done().handle((v, e) -> null).join();
       };
     }
+    EventRecorder recorder =
+        EventRecorder.create(
+            cc.client(),
+            new EventRecorderOptions(
+                GarbageCollector.NAME, ControllerFactories.reportingInstance()),
+            cc.ctx());
     GarbageCollector gc =
         GarbageCollector.create(
-            cc.ctx(), cc.client(), cc.informers(), cc.queueMetrics(), cc.registry());
-    return ctx -> gc.run(ctx, o.concurrentGcSyncs());
+            cc.ctx(), cc.client(), cc.informers(), cc.queueMetrics(), cc.registry(), recorder);
+    return ctx -> {
+      try {
+        gc.run(ctx, o.concurrentGcSyncs());
+      } finally {
+        recorder.close();
+      }
+    };
   }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.clock.FakeClock;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.workqueue.MockQueue;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ class GraphBuilderTest {
 
   final MockQueue<String> toDelete = new MockQueue<>();
   final MockQueue<String> toOrphan = new MockQueue<>();
-  final GraphBuilder graph = new GraphBuilder(toDelete, toOrphan);
+  final GraphBuilder graph =
+      new GraphBuilder(toDelete, toOrphan, new AbsentOwnerCache(), EventRecorder.fake());
 
   record Case(String name, Consumer<Events> events, List<String> toDelete, List<String> toOrphan) {
     @Override

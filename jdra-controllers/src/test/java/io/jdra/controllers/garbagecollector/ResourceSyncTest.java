@@ -12,6 +12,7 @@ import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.clock.Clock;
 import io.jdra.runtime.clock.FakeClock;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.runtime.workqueue.WorkQueueMetrics;
 import io.jdra.testing.apiserver.WithApiServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -63,6 +64,7 @@ class ResourceSyncTest {
             informers,
             WorkQueueMetrics.create(registry),
             registry,
+            EventRecorder.fake(),
             period);
     informers.start(ctx);
     assertThat(informers.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.testing.apiserver.WithApiServer;
 import java.time.Duration;
@@ -25,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * what a deletion asks for: dependents of a deleted owner go (background), an owner deleted in the
  * foreground stays until its blocking dependents are gone, orphaning keeps dependents and removes
  * their references, a dependent whose owner never existed goes, one with a live owner left loses
- * only the dangling reference, and Jobs orphan their pods by default.
+ * only the dangling reference, a dependent naming an owner in another namespace is reported and
+ * collected, and Jobs orphan their pods by default.
  */
 @WithApiServer
 class GarbageCollectorIntegrationTest {
@@ -181,6 +183,69 @@ class GarbageCollectorIntegrationTest {
             assertThat(get(client, "two-owners").getMetadata().getOwnerReferences())
                 .extracting(OwnerReference::getName)
                 .containsExactly("live-owner"));
+  }
+
+  /**
+   * A reference to an owner in another namespace names nothing (a namespaced owner can only be in
+   * its dependent's namespace): the dependent gets a Warning {@code OwnerRefInvalidNamespace} and,
+   * with no other owner, is collected; afterwards a dependent of the same owner in the owner's
+   * namespace is kept (the owner is absent only where it was looked for).
+   */
+  @Test
+  void anOwnerInAnotherNamespaceIsReportedAndCollectedThere(KubernetesClient client) {
+    String other = "gc-it-xns";
+    WorkloadTestSupport.namespace(client, other);
+    // The owner is in the graph once its dangling reference is gone: then the dependent below
+    // meets an observed owner (had it come first, the owner would simply be absent there).
+    ConfigMap anchor = configMap(client, "xns-anchor");
+    ConfigMap owner = configMap(client, "xns-owner", ref(anchor, false), neverExisted());
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(get(client, "xns-owner").getMetadata().getOwnerReferences())
+                .extracting(OwnerReference::getUid)
+                .containsExactly(anchor.getMetadata().getUid()));
+    client
+        .configMaps()
+        .inNamespace(other)
+        .resource(
+            new ConfigMapBuilder()
+                .withNewMetadata()
+                .withName("xns-dep")
+                .withOwnerReferences(ref(owner, false))
+                .endMetadata()
+                .build())
+        .create();
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() -> {
+          assertThat(client.configMaps().inNamespace(other).withName("xns-dep").get())
+              .as("dependent in the other namespace")
+              .isNull();
+          assertThat(client.resources(Event.class).inNamespace(other).list().getItems())
+              .anySatisfy(e -> {
+                assertThat(e.getReason()).isEqualTo("OwnerRefInvalidNamespace");
+                assertThat(e.getType()).isEqualTo("Warning");
+                assertThat(e.getReportingController()).isEqualTo("garbage-collector-controller");
+                assertThat(e.getRegarding().getName()).isEqualTo("xns-dep");
+                assertThat(e.getNote())
+                    .isEqualTo(
+                        "ownerRef [v1/ConfigMap, namespace: "
+                            + other
+                            + ", name: xns-owner, uid: "
+                            + owner.getMetadata().getUid()
+                            + "] does not exist in namespace \""
+                            + other
+                            + "\"");
+              });
+        });
+    configMap(client, "xns-good", ref(owner, false), neverExisted());
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() ->
+            assertThat(get(client, "xns-good").getMetadata().getOwnerReferences())
+                .extracting(OwnerReference::getUid)
+                .containsExactly(owner.getMetadata().getUid()));
   }
 
   @Test
