@@ -29,11 +29,7 @@ import io.jdra.runtime.workqueue.WorkQueueMetrics;
 import io.jdra.runtime.workqueue.WorkQueues;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -405,35 +401,5 @@ public final class JobController extends QueueController {
       deps.finalizerExpectations().observed(k, pod.getMetadata().getUid());
     }
     enqueueBatched(job);
-  }
-
-  /**
-   * The pods whose tracking finalizer this controller removed and whose update the informer has not
-   * shown yet (upstream's {@code finalizerExpectations}): counted as without finalizer, so a
-   * lagging cache never counts a finished pod twice. Thread-safe.
-   */
-  static final class FinalizerExpectations {
-    private final Map<String, Set<String>> pending = new HashMap<>();
-
-    synchronized void expectRemoved(String jobKey, String uid) {
-      pending.computeIfAbsent(jobKey, k -> new HashSet<>()).add(uid);
-    }
-
-    synchronized void observed(String jobKey, String uid) {
-      Set<String> s = pending.get(jobKey);
-      if (s != null && s.remove(uid) && s.isEmpty()) {
-        pending.remove(jobKey);
-      }
-    }
-
-    /** A copy of the UIDs expected for the Job (upstream's {@code getExpectedUIDs}). */
-    synchronized Set<String> expectedUids(String jobKey) {
-      Set<String> s = pending.get(jobKey);
-      return s == null ? Set.of() : Set.copyOf(s);
-    }
-
-    synchronized void forget(String jobKey) {
-      pending.remove(jobKey);
-    }
   }
 }

@@ -26,7 +26,7 @@ final class Harness extends ControllerHarness {
   final CacheImpl<Job> jobs = new CacheImpl<>();
   final ControllerExpectations expectations = new ControllerExpectations(clock);
   final BackoffStore backoff = new BackoffStore();
-  final JobController.FinalizerExpectations finalizers = new JobController.FinalizerExpectations();
+  final FinalizerExpectations finalizers = new FinalizerExpectations();
 
   final PrometheusRegistry registry = new PrometheusRegistry();
   final JobMetrics metrics = JobMetrics.create(registry);

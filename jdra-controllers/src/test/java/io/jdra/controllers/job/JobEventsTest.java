@@ -44,4 +44,34 @@ class JobEventsTest {
     h.controller().updateJob(statusWritten, specChanged);
     assertThat(h.queue.state().ready()).isEqualTo(List.of(h.ns + "/pi"));
   }
+
+  /** Upstream's {@code updateJob}: a changed activeDeadlineSeconds is looked at when it passes. */
+  @Test
+  void aChangedActiveDeadlineSyncsWhenItPasses(KubernetesClient client) {
+    Harness h = new Harness(client);
+    Job old =
+        h.job(
+            Harness.job(1, 1)
+                .editSpec()
+                .withActiveDeadlineSeconds(100L)
+                .endSpec()
+                .withNewStatus()
+                .withStartTime(Harness.T0.toString())
+                .endStatus()
+                .build());
+    h.clock.step(java.time.Duration.ofSeconds(10));
+    Job shortened =
+        new JobBuilder(old)
+            .editMetadata()
+            .withGeneration(old.getMetadata().getGeneration() + 1)
+            .endMetadata()
+            .editSpec()
+            .withActiveDeadlineSeconds(60L)
+            .endSpec()
+            .build();
+    h.controller().updateJob(old, shortened);
+    assertThat(h.queue.state().later())
+        .containsExactly(new MockQueue.Delayed<>(h.ns + "/pi", java.time.Duration.ofSeconds(50)));
+    assertThat(h.queue.state().ready()).containsExactly(h.ns + "/pi");
+  }
 }
