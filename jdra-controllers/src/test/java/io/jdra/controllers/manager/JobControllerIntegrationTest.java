@@ -263,8 +263,15 @@ class JobControllerIntegrationTest {
     try {
       client.batch().v1().jobs().inNamespace(ns).resource(job("gone", 1, 1, 6)).create();
       await().atMost(WAIT).until(() -> livePods(client, ns).size() == 1);
-      String jobPod = livePods(client, ns).get(0).getMetadata().getName();
+      Pod running = livePods(client, ns).get(0);
+      String jobPod = running.getMetadata().getName();
       assertThat(finalizers(client, ns, jobPod)).contains("batch.kubernetes.io/job-tracking");
+      // status.ready counts the pod from the controller's cache: once it is 1 the controller has
+      // seen the pod, so the Job's deletion (another watch) finds it there.
+      WorkloadTestSupport.markRunning(client, running, true);
+      await()
+          .atMost(WAIT)
+          .until(() -> Integer.valueOf(1).equals(get(client, ns, "gone").getStatus().getReady()));
       client.batch().v1().jobs().inNamespace(ns).withName("gone").delete();
       client
           .pods()
