@@ -95,6 +95,16 @@ final class ClaimRatcheting {
    * both statuses are decoded, and only the status is written back.
    */
   static List<FieldError> statusWrite(Request r, FeatureGates gates) {
+    return statusWrite(r, gates, null);
+  }
+
+  /**
+   * As {@link #statusWrite(Request, FeatureGates)}, taking the decoded stored spec from {@code
+   * specs} (null: decode it): a claim's spec never changes after its create, and the claims of one
+   * template share it. The spec is only read here (the status strategy copies it).
+   */
+  static List<FieldError> statusWrite(
+      Request r, FeatureGates gates, DecodedSpecs<ResourceClaimSpec> specs) {
     ObjectNode obj = r.object();
     ObjectNode old = r.oldObject();
     if (old == null
@@ -102,7 +112,11 @@ final class ClaimRatcheting {
         || !sameExcept(obj.get("metadata"), old.get("metadata"), "resourceVersion")) {
       return null;
     }
-    ResourceClaimSpec spec = read(old.get("spec"), ResourceClaimSpec.class);
+    JsonNode storedSpec = old.get("spec");
+    ResourceClaimSpec spec =
+        specs == null || !(storedSpec instanceof ObjectNode)
+            ? read(storedSpec, ResourceClaimSpec.class)
+            : specs.get(storedSpec, t -> read(t, ResourceClaimSpec.class));
     ResourceClaim claim = claim(old, spec, read(obj.get("status"), ResourceClaimStatus.class));
     ResourceClaim stored = claim(old, spec, read(old.get("status"), ResourceClaimStatus.class));
     claim = ResourceClaimStrategy.prepareForStatusUpdateInPlace(claim, stored, gates);

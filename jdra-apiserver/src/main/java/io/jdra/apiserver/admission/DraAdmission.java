@@ -3,6 +3,7 @@ package io.jdra.apiserver.admission;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaintRule;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.api.defaulting.Defaults;
@@ -22,7 +23,9 @@ import io.jdra.apiserver.meta.Json;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -36,6 +39,18 @@ public final class DraAdmission implements Admission {
 
   /** Validation that compiles new CEL selectors, as upstream's. */
   private final ValidationOptions validation;
+
+  /** Stored claim specs decoded, for the status writes of claims (see {@link ClaimRatcheting}). */
+  private final DecodedSpecs<ResourceClaimSpec> storedSpecs = new DecodedSpecs<>();
+
+  /** What a claim create makes of the spec it is sent, by that spec. */
+  private final DecodedSpecs<CreatedSpec> createdSpecs = new DecodedSpecs<>();
+
+  /**
+   * A claim spec after create's defaults and strategy, which depend on the spec (and the gates)
+   * alone: decoded (only read from then on) and encoded (copied into each claim).
+   */
+  record CreatedSpec(ResourceClaimSpec spec, JsonNode tree) {}
 
   public DraAdmission(FeatureGates gates, Clock clock) {
     this.gates = gates;
@@ -72,14 +87,56 @@ public final class DraAdmission implements Admission {
   }
 
   private List<FieldError> claim(Request r, boolean create, boolean status) {
-    if (!create) {
-      List<FieldError> unchanged =
-          status ? ClaimRatcheting.statusWrite(r, gates) : ClaimRatcheting.metadataWrite(r);
-      if (unchanged != null) {
-        return unchanged;
+    if (create) {
+      return claimCreate(r);
+    }
+    List<FieldError> unchanged =
+        status
+            ? ClaimRatcheting.statusWrite(r, gates, storedSpecs)
+            : ClaimRatcheting.metadataWrite(r);
+    if (unchanged != null) {
+      return unchanged;
+    }
+    return claimDecoded(r, false, status);
+  }
+
+  /**
+   * A claim create: on the whole decoded claim the first time a spec is seen, then, for the next
+   * claims with that spec (a template's claims), on the claim without its spec, with the spec as
+   * the first create made it. The results are those of {@link #claimDecoded} ({@code
+   * DraAdmissionCreateTest} compares the two).
+   */
+  List<FieldError> claimCreate(Request r) {
+    ObjectNode obj = r.object();
+    if (!(obj.get("spec") instanceof ObjectNode sent)) {
+      return claimDecoded(r, true, false);
+    }
+    CreatedSpec known = createdSpecs.find(sent);
+    if (known == null) {
+      ResourceClaim c = read(obj, ResourceClaim.class);
+      List<FieldError> errs = createDecoded(r, c);
+      if (errs.isEmpty() && obj.get("spec") instanceof ObjectNode made) {
+        // the spec model is no one else's: it is only read from now on
+        createdSpecs.put(sent, new CreatedSpec(c.getSpec(), made.deepCopy()));
+      }
+      return errs;
+    }
+    ObjectNode rest = Json.object();
+    for (Map.Entry<String, JsonNode> e : obj.properties()) {
+      if (!e.getKey().equals("spec")) {
+        rest.set(e.getKey(), e.getValue());
       }
     }
-    return claimDecoded(r, create, status);
+    ResourceClaim c = read(rest, ResourceClaim.class);
+    // Defaults and the create strategy of everything but the spec; the spec is the known one.
+    c = ResourceClaimStrategy.prepareForCreateInPlace(Defaults.resourceClaimInPlace(c), gates);
+    c.setSpec(known.spec());
+    List<FieldError> errs =
+        new ArrayList<>(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
+    errs.addAll(Validation.validateResourceClaim(c, validation));
+    obj.set("spec", known.tree().deepCopy());
+    writeField(obj, "status", c.getStatus());
+    return errs;
   }
 
   /** Admission of a claim write on the whole decoded claim: what every write could need. */
@@ -87,14 +144,7 @@ public final class DraAdmission implements Admission {
     ResourceClaim c = read(r.object(), ResourceClaim.class);
     List<FieldError> errs = new ArrayList<>();
     if (create) {
-      // The decoded claim is ours alone: default and prepare it without deep copies.
-      c = ResourceClaimStrategy.prepareForCreateInPlace(Defaults.resourceClaimInPlace(c), gates);
-      errs.addAll(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
-      errs.addAll(Validation.validateResourceClaim(c, validation));
-      // Defaults and the create strategy change only spec and status: write back just those.
-      writeField(r.object(), "spec", c.getSpec());
-      writeField(r.object(), "status", c.getStatus());
-      return errs;
+      return createDecoded(r, c);
     } else {
       // Both claims were just decoded and are ours alone: prepare without deep copies.
       ResourceClaim old = read(r.oldObject(), ResourceClaim.class);
@@ -111,6 +161,24 @@ public final class DraAdmission implements Admission {
       }
     }
     write(r.object(), c);
+    return errs;
+  }
+
+  /** How many specs {@link #claimCreate} knows (for tests). */
+  int knownCreatedSpecs() {
+    return createdSpecs.size();
+  }
+
+  /** Admission of a claim create on the decoded claim {@code c}, which it changes. */
+  private List<FieldError> createDecoded(Request r, ResourceClaim c) {
+    // The decoded claim is ours alone: default and prepare it without deep copies.
+    c = ResourceClaimStrategy.prepareForCreateInPlace(Defaults.resourceClaimInPlace(c), gates);
+    List<FieldError> errs =
+        new ArrayList<>(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
+    errs.addAll(Validation.validateResourceClaim(c, validation));
+    // Defaults and the create strategy change only spec and status: write back just those.
+    writeField(r.object(), "spec", c.getSpec());
+    writeField(r.object(), "status", c.getStatus());
     return errs;
   }
 

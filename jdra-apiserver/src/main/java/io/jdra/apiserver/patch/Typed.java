@@ -314,6 +314,11 @@ final class Typed {
 
   private static void compareAt(
       JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c, boolean zl, boolean zr) {
+    if (l != null && l == r && zl == zr) {
+      // One subtree read the same way on both sides has no difference: apply's merge shares
+      // every subtree the configuration does not touch with the live object.
+      return;
+    }
     JsonNode lv = l == null || l.isNull() ? null : l;
     JsonNode rv = r == null || r.isNull() ? null : r;
     Shape s;

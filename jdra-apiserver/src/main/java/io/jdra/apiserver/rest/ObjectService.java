@@ -281,7 +281,10 @@ public final class ObjectService {
     meta.put("name", name);
     checkNamespace(t, ns, meta);
     long wanted = parseVersion(Json.text(meta, "resourceVersion"));
-    return guaranteedUpdate(t, ns, name, sub, wanted, opts, current -> body.deepCopy(), false);
+    // A write with a resourceVersion is tried once (a conflict fails it), so it may consume the
+    // body; only a write that retries needs a fresh copy for each attempt.
+    UnaryOperator<ObjectNode> desired = wanted != 0 ? current -> body : current -> body.deepCopy();
+    return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false);
   }
 
   /**

@@ -2,6 +2,7 @@ package io.jdra.apiserver.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
 import io.jdra.api.features.Feature;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.api.validation.FieldError;
@@ -278,6 +279,24 @@ class ClaimRatchetingTest {
     if (!c.ratcheted()) {
       assertThat(fastErrors).isNull();
       return;
+    }
+    if (c.status()) {
+      // the stored spec taken from the decoded specs, once decoded and once remembered
+      DecodedSpecs<ResourceClaimSpec> specs = new DecodedSpecs<>();
+      for (int i = 0; i < 2; i++) {
+        ObjectNode remembered = written.deepCopy();
+        assertThat(
+                ClaimRatcheting.statusWrite(
+                    request(c, remembered, stored.deepCopy()), c.gates(), specs))
+            .isEqualTo(fastErrors);
+        assertThat(remembered).isEqualTo(fast);
+      }
+      assertThat(specs.size()).isEqualTo(1);
+      // and only read
+      assertThat((JsonNode) Json.MAPPER.valueToTree(specs.find(stored.get("spec"))))
+          .isEqualTo(
+              Json.MAPPER.valueToTree(
+                  Json.treeToValue(stored.get("spec"), ResourceClaimSpec.class)));
     }
     ObjectNode whole = written.deepCopy();
     List<FieldError> wholeErrors =

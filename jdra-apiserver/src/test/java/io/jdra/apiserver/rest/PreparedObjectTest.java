@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,5 +46,20 @@ class PreparedObjectTest {
           .isEqualTo(new String(Json.bytes(expected), StandardCharsets.UTF_8));
       assertThat(o.resourceVersion()).isEqualTo(rv);
     }
+  }
+
+  @Test
+  void indexOfFindsTheFirstWholeOccurrence() {
+    byte[] needle = "\"ab\"".getBytes(StandardCharsets.UTF_8);
+    assertThat(PreparedObject.indexOf(bytes("\"ab\""), needle)).isZero();
+    assertThat(PreparedObject.indexOf(bytes("x\"a\"\"ab\"y\"ab\""), needle)).isEqualTo(4);
+    assertThat(PreparedObject.indexOf(bytes("xx\"ab\""), needle)).isEqualTo(2);
+    assertThat(PreparedObject.indexOf(bytes("\"ab"), needle)).isEqualTo(-1);
+    assertThat(PreparedObject.indexOf(bytes("\"aX\""), needle)).isEqualTo(-1);
+    assertThat(PreparedObject.indexOf(bytes(""), needle)).isEqualTo(-1);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
   }
 }
