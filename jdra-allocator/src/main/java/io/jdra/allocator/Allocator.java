@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.internal.Allocation;
-import io.jdra.allocator.internal.SharedOutcomes;
 import java.util.List;
 
 /**
@@ -55,8 +54,8 @@ public interface Allocator {
     Allocation.Inputs inputs =
         new Allocation.Inputs(
             slices.features, allocatedState, classes, slices.slices, Allocation.DEFAULT_BUDGET);
-    SharedOutcomes shared = new SharedOutcomes();
+    Allocation.PerAllocator kept = new Allocation.PerAllocator();
     return (node, claims, deadline) ->
-        Allocation.run(inputs, shared, node, List.copyOf(claims), deadline);
+        Allocation.run(inputs, kept, node, List.copyOf(claims), deadline);
   }
 }

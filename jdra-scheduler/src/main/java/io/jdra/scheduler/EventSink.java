@@ -7,20 +7,24 @@ import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.runtime.Ctx;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The scheduler's events.k8s.io/v1 Events about pods ({@code Scheduled}, {@code FailedScheduling})
- * with reportingController {@code default-scheduler}. Never blocks the caller: events go through a
- * bounded buffer to one writer thread; when the buffer is full the event is dropped (and logged),
- * as upstream's broadcaster drops under pressure.
+ * with reportingController {@code default-scheduler}. Never blocks the caller. As upstream's
+ * broadcaster ({@code k8s.io/client-go/tools/events}), which hands each event to a goroutine of its
+ * own, every event is written on a virtual thread of its own, so writes keep up with a burst of
+ * scheduled pods; at most {@link Api#MAX_QUEUED_EVENTS} (upstream's {@code maxQueuedEvents}) wait
+ * or are being written at once, and an event beyond that is dropped (and logged), as upstream's
+ * broadcaster drops when its queue is full.
  */
 interface EventSink extends AutoCloseable {
   void event(Pod pod, String type, String reason, String action, String note);
@@ -62,18 +66,22 @@ interface EventSink extends AutoCloseable {
     private final Ctx ctx;
     private final String controller;
     private final String instance;
-    private final BlockingQueue<Event> buffer = new ArrayBlockingQueue<>(1000);
-    private final Thread writer;
     private volatile boolean closed;
+
+    /** Upstream's {@code maxQueuedEvents}. */
+    static final int MAX_QUEUED_EVENTS = 1000;
+
+    /** How long {@link #close} waits for the writes under way. */
+    static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
+
+    private final Semaphore pending = new Semaphore(MAX_QUEUED_EVENTS);
+    private final ThreadFactory writers = Thread.ofVirtual().name("scheduler-events-", 0).factory();
 
     Api(Ctx ctx, KubernetesClient client, String controller, String instance) {
       this.ctx = ctx;
       this.client = client;
       this.controller = controller;
       this.instance = instance;
-      this.writer = new Thread(this::run, "scheduler-events");
-      writer.setDaemon(true);
-      writer.start();
     }
 
     @Override
@@ -106,7 +114,10 @@ interface EventSink extends AutoCloseable {
                       .withResourceVersion(pod.getMetadata().getResourceVersion())
                       .build())
               .build();
-      if (!buffer.offer(e)) {
+      if (closed) {
+        return;
+      }
+      if (!pending.tryAcquire()) {
         ctx.logger()
             .v(3)
             .info(
@@ -115,34 +126,32 @@ interface EventSink extends AutoCloseable {
                 reason,
                 "pod",
                 ns + "/" + pod.getMetadata().getName());
+        return;
+      }
+      writers.newThread(() -> write(e)).start();
+    }
+
+    private void write(Event e) {
+      try {
+        client.resource(e).create();
+      } catch (RuntimeException ex) {
+        ctx.logger().v(3).info("Writing event failed", "err", ex.getMessage());
+      } finally {
+        pending.release();
       }
     }
 
-    private void run() {
-      while (!closed || !buffer.isEmpty()) {
-        try {
-          Event e = buffer.poll(100, TimeUnit.MILLISECONDS);
-          if (e == null) {
-            continue;
-          }
-          client.resource(e).create();
-        } catch (InterruptedException ie) {
-          return;
-        } catch (RuntimeException ex) {
-          ctx.logger().v(3).info("Writing event failed", "err", ex.getMessage());
-        }
-      }
-    }
-
+    /** Takes no more events and waits up to {@link #CLOSE_GRACE} for the writes under way. */
     @Override
     public void close() {
       closed = true;
       try {
-        writer.join(2000);
-      } catch (InterruptedException e) {
+        if (pending.tryAcquire(MAX_QUEUED_EVENTS, CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+          pending.release(MAX_QUEUED_EVENTS);
+        }
+      } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();
       }
-      writer.interrupt();
     }
   }
 }

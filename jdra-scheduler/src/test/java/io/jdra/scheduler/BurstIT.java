@@ -109,7 +109,33 @@ class BurstIT {
                   == PODS);
       assertNoDoubleAllocation(c);
       assertReservationsMatchBoundPods(c);
+      assertEveryBoundPodHasItsScheduledEvent(c);
     }
+  }
+
+  /** The event writer keeps up with a burst: no bound pod's {@code Scheduled} event is lost. */
+  static void assertEveryBoundPodHasItsScheduledEvent(TestCluster c) {
+    Set<String> bound =
+        c.client.pods().inNamespace("default").list().getItems().stream()
+            .filter(Scheduler::isBound)
+            .map(p -> p.getMetadata().getUid())
+            .collect(Collectors.toSet());
+    await()
+        .atMost(Duration.ofMinutes(2))
+        .pollInterval(Duration.ofSeconds(1))
+        .untilAsserted(() ->
+            assertThat(
+                    c
+                        .client
+                        .resources(io.fabric8.kubernetes.api.model.events.v1.Event.class)
+                        .inNamespace("default")
+                        .list()
+                        .getItems()
+                        .stream()
+                        .filter(e -> "Scheduled".equals(e.getReason()))
+                        .map(e -> e.getRegarding().getUid())
+                        .collect(Collectors.toSet()))
+                .containsAll(bound));
   }
 
   @Test

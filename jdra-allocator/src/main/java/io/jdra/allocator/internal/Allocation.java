@@ -2,11 +2,6 @@ package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceSubRequest;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.AllocatedState;
@@ -17,9 +12,7 @@ import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
 import io.jdra.allocator.Explanation;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One {@code allocate} call: gather pools, validate requests (upstream's errors, in upstream's
@@ -63,26 +56,36 @@ public final class Allocation {
   public static AllocationOutcome run(
       Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException {
-    return run(in, null, node, claims, deadline);
+    return run(in, new PerAllocator(), node, claims, deadline);
   }
 
   /**
-   * As {@link #run(Inputs, Node, List, Deadline)}; with {@code shared}, a node that sees the same
-   * node-independent pools as an earlier call gets that call's outcome.
+   * What one allocator keeps between its calls: the outcomes on node-independent pool views (a node
+   * that sees the same pools as an earlier call gets that call's outcome) and the last claim list
+   * it validated (a scheduler asks with the same claims on every node). Thread-safe.
+   */
+  public static final class PerAllocator {
+    final SharedOutcomes shared = new SharedOutcomes();
+    final PreparedClaims.Last prepared = new PreparedClaims.Last();
+  }
+
+  /**
+   * As {@link #run(Inputs, Node, List, Deadline)}, with what earlier calls of one allocator kept.
    */
   public static AllocationOutcome run(
-      Inputs in, SharedOutcomes shared, Node node, List<ResourceClaim> claims, Deadline deadline)
+      Inputs in, PerAllocator kept, Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException {
     try {
       Slices.Gathered gathered = in.index().gather(node);
-      if (shared != null && gathered.nodeIndependent()) {
-        return shared.get(
+      PreparedClaims prepared = kept.prepared.get(in, claims);
+      if (gathered.nodeIndependent()) {
+        return kept.shared.get(
             gathered,
             claims,
             NodeMatcher.name(node),
-            () -> runChecked(in, node, claims, deadline, gathered));
+            () -> runChecked(in, node, claims, deadline, gathered, prepared));
       }
-      return runChecked(in, node, claims, deadline, gathered);
+      return runChecked(in, node, claims, deadline, gathered, prepared);
     } catch (IllegalArgumentException e) {
       // Malformed quantities or empty names: objects no API server would have accepted.
       throw new AllocationException("invalid input: " + e.getMessage(), e);
@@ -90,7 +93,12 @@ public final class Allocation {
   }
 
   private static AllocationOutcome runChecked(
-      Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline, Slices.Gathered gathered)
+      Inputs in,
+      Node node,
+      List<ResourceClaim> claims,
+      Deadline deadline,
+      Slices.Gathered gathered,
+      PreparedClaims prepared)
       throws AllocationException {
     List<PoolInfo> pools = gathered.pools();
     Dev[] devices = devices(gathered.devices(), in.state(), in.features().partitionableDevices());
@@ -107,9 +115,7 @@ public final class Allocation {
             deadline,
             new ShareIds(),
             requests);
-    for (int c = 0; c < claims.size(); c++) {
-      requests[c] = validateClaim(in, search, gathered, c);
-    }
+    prepared.fill(in, search, gathered);
     search.reset();
     search.budget = in.budget();
     int res;
@@ -241,189 +247,6 @@ public final class Allocation {
       from = to;
     }
     return out;
-  }
-
-  private static RequestData[][] validateClaim(
-      Inputs in, Search search, Slices.Gathered view, int c) throws AllocationException {
-    ResourceClaim claim = search.claims.get(c);
-    AllocatorFeatures f = in.features();
-    List<DeviceRequest> reqs =
-        claim.getSpec() == null || claim.getSpec().getDevices() == null
-            ? List.of()
-            : NodeMatcher.list(claim.getSpec().getDevices().getRequests());
-    RequestData[][] out = new RequestData[reqs.size()][];
-    search.requests[c] = out;
-    long minDevices = 0;
-    for (int r = 0; r < reqs.size(); r++) {
-      DeviceRequest req = reqs.get(r);
-      List<DeviceSubRequest> subs = NodeMatcher.list(req.getFirstAvailable());
-      if (!f.prioritizedList() && !subs.isEmpty()) {
-        throw new AllocationException(
-            where(claim, req.getName())
-                + ": has subrequests, but the DRAPrioritizedList feature is disabled");
-      }
-      if (!f.consumableCapacity()) {
-        if (req.getExactly() != null && req.getExactly().getCapacity() != null) {
-          throw new AllocationException(
-              where(claim, req.getName())
-                  + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
-        }
-        for (DeviceSubRequest s : subs) {
-          if (s.getCapacity() != null) {
-            throw new AllocationException(
-                "claim "
-                    + kobj(claim)
-                    + ", subrequest "
-                    + s.getName()
-                    + ": has capacity requests, but the DRAConsumableCapacity feature is disabled");
-          }
-        }
-      }
-      if (!subs.isEmpty()) {
-        out[r] = new RequestData[subs.size()];
-        long min = Long.MAX_VALUE;
-        for (int s = 0; s < subs.size(); s++) {
-          RequestData rd = RequestData.sub(c, r, s, req, subs.get(s));
-          out[r][s] = rd;
-          validateRequest(in, search, view, claim, rd);
-          min = Math.min(min, rd.numDevices);
-        }
-        minDevices += min;
-      } else {
-        RequestData rd = RequestData.exact(c, r, req);
-        out[r] = new RequestData[] {rd};
-        validateRequest(in, search, view, claim, rd);
-        minDevices += rd.numDevices;
-      }
-    }
-    if (minDevices > Search.RESULTS_MAX) {
-      throw new AllocationException(
-          "claim "
-              + kobj(claim)
-              + ": number of requested devices "
-              + minDevices
-              + " exceeds the claim limit of "
-              + Search.RESULTS_MAX);
-    }
-    List<DeviceConstraint> constraints =
-        claim.getSpec() == null || claim.getSpec().getDevices() == null
-            ? List.of()
-            : NodeMatcher.list(claim.getSpec().getDevices().getConstraints());
-    for (int i = 0; i < constraints.size(); i++) {
-      DeviceConstraint dc = constraints.get(i);
-      if (dc.getMatchAttribute() == null && dc.getDistinctAttribute() == null) {
-        throw new AllocationException(
-            "claim "
-                + kobj(claim)
-                + ", constraint #"
-                + i
-                + ": empty constraint (unsupported constraint type?)");
-      }
-    }
-    return out;
-  }
-
-  private static void validateRequest(
-      Inputs in, Search search, Slices.Gathered view, ResourceClaim claim, RequestData rd)
-      throws AllocationException {
-    for (int i = 0; i < rd.selectors.size(); i++) {
-      DeviceSelector sel = rd.selectors.get(i);
-      if (sel.getCel() == null) {
-        throw new AllocationException(
-            where(claim, rd.name)
-                + ", selector #"
-                + i
-                + ": CEL expression empty (unsupported selector type?)");
-      }
-    }
-    if (!in.features().adminAccess() && rd.adminAccessField != null) {
-      throw new AllocationException(
-          where(claim, rd.name) + ": admin access is requested, but the feature is disabled");
-    }
-    if (rd.deviceClassName.isEmpty()) {
-      throw new AllocationException(
-          where(claim, rd.name) + ": missing device class name (unsupported request type?)");
-    }
-    Optional<DeviceClass> cls = in.classes().get(rd.deviceClassName);
-    if (cls.isEmpty()) {
-      throw new AllocationException(
-          where(claim, rd.name)
-              + ": could not retrieve device class "
-              + rd.deviceClassName
-              + ": deviceclass.resource.k8s.io \""
-              + rd.deviceClassName
-              + "\" not found");
-    }
-    rd.deviceClass = cls.get();
-    rd.selectable = view.selectable(selectorKey(rd));
-    switch (rd.allocationMode) {
-      case RequestData.MODE_EXACT_COUNT -> {
-        if (rd.count > Integer.MAX_VALUE) {
-          throw new AllocationException(
-              where(claim, rd.name) + ": exact count " + rd.count + " is too large");
-        }
-        rd.numDevices = (int) rd.count;
-      }
-      case RequestData.MODE_ALL -> {
-        List<Dev> all = new ArrayList<>();
-        for (PoolInfo pool : view.pools()) {
-          if (pool.incomplete) {
-            throw new AllocationException(
-                where(claim, rd.name)
-                    + ": asks for all devices, but resource pool "
-                    + pool.id()
-                    + " is currently being updated");
-          }
-          if (pool.invalid()) {
-            throw new AllocationException(
-                where(claim, rd.name)
-                    + ": asks for all devices, but resource pool "
-                    + pool.id()
-                    + " is currently invalid");
-          }
-          for (Dev dev : search.devices) {
-            if (dev.pool != pool || !search.isSelectable(rd, dev)) {
-              continue;
-            }
-            if (in.features().consumableCapacity()
-                && search.capacityFit(rd, dev) != Capacity.Fit.FITS) {
-              continue;
-            }
-            all.add(dev);
-          }
-        }
-        rd.allDevices = all;
-        rd.numDevices = all.size();
-      }
-      default ->
-          throw new AllocationException(
-              where(claim, rd.name) + ": unsupported count mode " + rd.allocationMode);
-    }
-  }
-
-  /**
-   * The expressions that decide whether a device is selectable for the request: the class's, a
-   * separator, the request's (a missing expression, which fails when met, as "").
-   */
-  private static List<String> selectorKey(RequestData rd) {
-    List<String> key = new ArrayList<>();
-    if (rd.deviceClass.getSpec() != null) {
-      addExpressions(key, rd.deviceClass.getSpec().getSelectors());
-    }
-    key.add(null);
-    addExpressions(key, rd.selectors);
-    return Collections.unmodifiableList(key);
-  }
-
-  private static void addExpressions(List<String> key, List<DeviceSelector> selectors) {
-    for (DeviceSelector sel : NodeMatcher.list(selectors)) {
-      key.add(sel.getCel() == null ? "" : NodeMatcher.nz(sel.getCel().getExpression()));
-    }
-  }
-
-  /** Where an error is, as upstream words it: {@code claim ns/name, request r}. */
-  private static String where(ResourceClaim claim, String request) {
-    return "claim " + kobj(claim) + ", request " + request;
   }
 
   /** A claim as klog prints an object reference: {@code namespace/name}, or {@code name}. */

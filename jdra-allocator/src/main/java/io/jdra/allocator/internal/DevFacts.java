@@ -1,5 +1,6 @@
 package io.jdra.allocator.internal;
 
+import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
@@ -20,6 +21,17 @@ final class DevFacts {
   final ResourceSlice slice;
   final PoolInfo pool;
   final boolean allowMultipleAllocations;
+
+  /**
+   * What {@link Results#check} needs of the device: 0 when it is local to its node (or binds to
+   * it), which ends the check; the number of terms of its node selector when more than one; else
+   * -1.
+   */
+  final int nodeSelectorCheck;
+
+  /** Whether the device consumes shared counters (asked for every candidate of every search). */
+  private final boolean consumesCounters;
+
   private volatile Object view;
   private volatile Capacity.Fit fitsWhenUnused;
   private volatile Map<String, Map<String, BigDecimal>> counterConsumption;
@@ -48,6 +60,24 @@ final class DevFacts {
     this.slice = slice;
     this.pool = pool;
     this.allowMultipleAllocations = Boolean.TRUE.equals(device.getAllowMultipleAllocations());
+    this.nodeSelectorCheck = nodeSelectorCheck(device, slice);
+    this.consumesCounters =
+        device.getConsumesCounters() != null && !device.getConsumesCounters().isEmpty();
+  }
+
+  private static int nodeSelectorCheck(Device device, ResourceSlice slice) {
+    boolean perDevice = Boolean.TRUE.equals(slice.getSpec().getPerDeviceNodeSelection());
+    String name = perDevice ? device.getNodeName() : slice.getSpec().getNodeName();
+    if (name != null || Boolean.TRUE.equals(device.getBindsToNode())) {
+      return 0;
+    }
+    NodeSelector sel = perDevice ? device.getNodeSelector() : slice.getSpec().getNodeSelector();
+    if (sel != null
+        && sel.getNodeSelectorTerms() != null
+        && sel.getNodeSelectorTerms().size() > 1) {
+      return sel.getNodeSelectorTerms().size();
+    }
+    return -1;
   }
 
   /**
@@ -111,7 +141,7 @@ final class DevFacts {
   }
 
   boolean consumesCounters() {
-    return device.getConsumesCounters() != null && !device.getConsumesCounters().isEmpty();
+    return consumesCounters;
   }
 
   /** {@link Counters#consumption} of the device, parsed once (on first use, as before). */

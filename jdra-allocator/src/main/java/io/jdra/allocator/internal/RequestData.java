@@ -36,6 +36,13 @@ final class RequestData {
   final CapacityRequirements capacity;
 
   DeviceClass deviceClass;
+
+  /**
+   * The expressions that decide which devices are selectable (see {@link PreparedClaims}); set with
+   * {@link #deviceClass}.
+   */
+  Slices.SelectorKey selectorKey;
+
   int numDevices;
   List<Dev> allDevices;
 
@@ -137,6 +144,31 @@ final class RequestData {
   @Override
   public String toString() {
     return resultName();
+  }
+
+  /**
+   * A copy for one node's search: what {@link PreparedClaims} worked out once (class, selector key,
+   * exact count), without the node's selectable devices and "All" devices.
+   */
+  RequestData forNode() {
+    RequestData copy =
+        new RequestData(
+            claimIndex,
+            requestIndex,
+            subRequestIndex,
+            name,
+            parentName,
+            deviceClassName,
+            allocationMode,
+            count,
+            adminAccessField,
+            selectors,
+            tolerations,
+            capacity);
+    copy.deviceClass = deviceClass;
+    copy.selectorKey = selectorKey;
+    copy.numDevices = numDevices;
+    return copy;
   }
 
   /** The same request without its own selectors: for checking the class selectors alone. */

@@ -170,18 +170,9 @@ final class Results {
    */
   private static int unsupportedTerms(List<Pick> picks) {
     for (Pick p : picks) {
-      Dev dev = p.dev();
-      boolean perDevice = dev.perDeviceNodeSelection();
-      String name = perDevice ? dev.device.getNodeName() : dev.slice.getSpec().getNodeName();
-      if (name != null || Boolean.TRUE.equals(dev.device.getBindsToNode())) {
-        return 0;
-      }
-      NodeSelector sel =
-          perDevice ? dev.device.getNodeSelector() : dev.slice.getSpec().getNodeSelector();
-      if (sel != null
-          && sel.getNodeSelectorTerms() != null
-          && sel.getNodeSelectorTerms().size() > 1) {
-        return sel.getNodeSelectorTerms().size();
+      int check = p.dev().facts.nodeSelectorCheck;
+      if (check >= 0) {
+        return check;
       }
     }
     return 0;

@@ -353,7 +353,7 @@ final class Search {
   }
 
   boolean consumesCounters(Dev dev) {
-    return dev.device.getConsumesCounters() != null && !dev.device.getConsumesCounters().isEmpty();
+    return dev.facts.consumesCounters();
   }
 
   /**

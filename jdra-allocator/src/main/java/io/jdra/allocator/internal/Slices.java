@@ -48,7 +48,7 @@ public final class Slices {
       List<Pools.Skipped> skipped,
       DevFacts[] devices,
       boolean nodeIndependent,
-      ConcurrentHashMap<List<String>, byte[]> selectable) {
+      byte[][] selectable) {
 
     Gathered(
         Node node,
@@ -56,29 +56,62 @@ public final class Slices {
         List<Pools.Skipped> skipped,
         DevFacts[] devices,
         boolean nodeIndependent) {
-      this(node, pools, skipped, devices, nodeIndependent, new ConcurrentHashMap<>());
+      this(node, pools, skipped, devices, nodeIndependent, new byte[MAX_KEYS][]);
     }
-
-    /** Selector lists whose results a view keeps; a scheduler's claims use a handful. */
-    private static final int MAX_SELECTABLE = 64;
 
     /**
-     * Which devices of this view the selectors (class ones first, then the request's, by
-     * expression) select: per device index 0 unknown, 1 selected, 2 not. Shared by every search on
-     * this view, since selection depends only on the device, the expressions and this view's node;
-     * searches fill it in as they go (racing writes agree). Errors are not stored, so each search
-     * that meets one reports it for its own claim.
+     * Which devices of this view the selectors of {@code key} select: per device index 0 unknown, 1
+     * selected, 2 not. Shared by every search on this view, since selection depends only on the
+     * device, the expressions and this view's node; searches fill it in as they go (racing writes
+     * agree). Errors are not stored, so each search that meets one reports it for its own claim.
+     * Two threads that both find the slot empty each put an array there and the later one stays:
+     * the other's results are only forgotten, and a new array's zeros are visible to every thread.
      */
-    byte[] selectable(List<String> expressions) {
-      byte[] known = selectable.get(expressions);
-      if (known != null) {
-        return known;
-      }
-      if (selectable.size() >= MAX_SELECTABLE) {
+    byte[] selectable(SelectorKey key) {
+      if (key.id() < 0) {
         return new byte[devices.length];
       }
-      return selectable.computeIfAbsent(expressions, k -> new byte[devices.length]);
+      byte[] known = selectable[key.id()];
+      if (known == null) {
+        known = new byte[devices.length];
+        selectable[key.id()] = known;
+      }
+      return known;
     }
+  }
+
+  /**
+   * The expressions that decide whether a device is selectable for a request (the class's, a null
+   * separator, the request's), numbered per slice snapshot so that a view keeps their results in an
+   * array slot; {@code id} -1 when the snapshot has numbered {@link #MAX_KEYS} already (results are
+   * then not kept).
+   */
+  record SelectorKey(List<String> expressions, int id) {}
+
+  /** Selector lists whose results views keep; a scheduler's claims use a handful. */
+  private static final int MAX_KEYS = 64;
+
+  private final ConcurrentHashMap<List<String>, SelectorKey> keys = new ConcurrentHashMap<>();
+
+  /** How many keys were numbered, under one entry (a ConcurrentHashMap counts atomically). */
+  private final ConcurrentHashMap<String, Integer> numbered = new ConcurrentHashMap<>();
+
+  /** The numbered key of these expressions (see {@link SelectorKey}). */
+  SelectorKey key(List<String> expressions) {
+    SelectorKey k = keys.get(expressions);
+    if (k != null) {
+      return k;
+    }
+    if (keys.size() >= MAX_KEYS) {
+      return new SelectorKey(expressions, -1);
+    }
+    // Runs once per key; each run takes the next number, so no two keys share a slot.
+    return keys.computeIfAbsent(expressions, e -> new SelectorKey(e, nextId()));
+  }
+
+  private int nextId() {
+    int id = numbered.merge("n", 1, Integer::sum) - 1;
+    return id < MAX_KEYS ? id : -1;
   }
 
   public Slices(AllocatorFeatures features, List<ResourceSlice> slices, SelectorEngine cel) {

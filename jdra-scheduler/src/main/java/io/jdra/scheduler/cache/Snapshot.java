@@ -10,15 +10,16 @@ public final class Snapshot {
   static final Snapshot EMPTY = new Snapshot(List.of(), 0);
 
   private final List<NodeInfo> nodes;
-  private final Map<String, NodeInfo> byName;
   private final long generation;
+
+  /**
+   * Nodes by name, made on the first {@link #get}: a cycle looks nodes up by name only when a
+   * PreFilter plugin narrowed the nodes, and every assumed pod makes a new snapshot.
+   */
+  private volatile Map<String, NodeInfo> byName;
 
   public Snapshot(List<NodeInfo> nodes, long generation) {
     this.nodes = List.copyOf(nodes);
-    this.byName = new HashMap<>(nodes.size() * 2);
-    for (NodeInfo n : nodes) {
-      byName.put(n.name(), n);
-    }
     this.generation = generation;
   }
 
@@ -27,7 +28,16 @@ public final class Snapshot {
   }
 
   public NodeInfo get(String name) {
-    return byName.get(name);
+    Map<String, NodeInfo> m = byName;
+    if (m == null) {
+      // Racing threads build equal maps; each is complete before it is published.
+      m = new HashMap<>(nodes.size() * 2);
+      for (NodeInfo n : nodes) {
+        m.put(n.name(), n);
+      }
+      byName = m;
+    }
+    return m.get(name);
   }
 
   public long generation() {

@@ -12,6 +12,11 @@ import java.util.function.IntPredicate;
  * {@code parallelize.Parallelizer}, default parallelism 16). Work is handed out in chunks through
  * one atomic counter; a piece returning false stops handing out more (the framework stops once it
  * found enough feasible nodes). Thread-safe; {@link #close} stops the workers.
+ *
+ * <p>Upstream's pieces are goroutines, of which Go runs at most GOMAXPROCS (the number of CPUs) at
+ * once, switching between them at little cost. Here they are platform threads, and every one more
+ * than there are CPUs only adds wake-ups and context switches to each scheduling cycle (fifteen per
+ * pod on two cores), so at most as many run as the JVM has processors.
  */
 public final class Parallelizer implements AutoCloseable {
   private final int parallelism;
@@ -21,7 +26,7 @@ public final class Parallelizer implements AutoCloseable {
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be at least 1, got " + parallelism);
     }
-    this.parallelism = parallelism;
+    this.parallelism = Math.min(parallelism, Runtime.getRuntime().availableProcessors());
     AtomicInteger n = new AtomicInteger();
     ThreadFactory tf =
         r -> {
@@ -29,7 +34,8 @@ public final class Parallelizer implements AutoCloseable {
           t.setDaemon(true);
           return t;
         };
-    this.pool = parallelism > 1 ? Executors.newFixedThreadPool(parallelism - 1, tf) : null;
+    this.pool =
+        this.parallelism > 1 ? Executors.newFixedThreadPool(this.parallelism - 1, tf) : null;
   }
 
   /**
