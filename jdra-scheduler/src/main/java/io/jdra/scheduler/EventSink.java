@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.ApiRequests;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -62,7 +63,9 @@ interface EventSink extends AutoCloseable {
     private static final DateTimeFormatter MICRO =
         DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX").withZone(ZoneOffset.UTC);
 
-    private final KubernetesClient client;
+    /** Events are created without reading the answer (the DSL would decode it). */
+    private final ApiRequests.Resource<Void> events;
+
     private final Ctx ctx;
     private final String controller;
     private final String instance;
@@ -79,7 +82,7 @@ interface EventSink extends AutoCloseable {
 
     Api(Ctx ctx, KubernetesClient client, String controller, String instance) {
       this.ctx = ctx;
-      this.client = client;
+      this.events = new ApiRequests(client).resource("events.k8s.io/v1", "events", Void.class);
       this.controller = controller;
       this.instance = instance;
     }
@@ -133,7 +136,7 @@ interface EventSink extends AutoCloseable {
 
     private void write(Event e) {
       try {
-        client.resource(e).create();
+        events.create(e.getMetadata().getNamespace(), e);
       } catch (RuntimeException ex) {
         ctx.logger().v(3).info("Writing event failed", "err", ex.getMessage());
       } finally {

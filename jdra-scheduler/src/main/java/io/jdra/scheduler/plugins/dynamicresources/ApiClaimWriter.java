@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.ApiRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,15 @@ public final class ApiClaimWriter implements ClaimWriter {
   private final KubernetesClient client;
   private final boolean workloadClaims;
 
+  /**
+   * PreBind's two writes per claim (finalizer, then allocation and reservation) go through these,
+   * which send what the client's DSL sends without its per-request overhead (see {@link
+   * ApiRequests}); they fail with the DSL's exceptions, so conflicts are retried the same way.
+   */
+  private final ApiRequests.Resource<ResourceClaim> claims;
+
+  private final ApiRequests.Resource<ResourceClaim> claimStatus;
+
   public ApiClaimWriter(KubernetesClient client) {
     this(client, false);
   }
@@ -44,6 +54,10 @@ public final class ApiClaimWriter implements ClaimWriter {
   public ApiClaimWriter(KubernetesClient client, boolean workloadClaims) {
     this.client = client;
     this.workloadClaims = workloadClaims;
+    this.claims =
+        new ApiRequests(client)
+            .resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
+    this.claimStatus = claims.subresource("status");
   }
 
   @Override
@@ -89,7 +103,11 @@ public final class ApiClaimWriter implements ClaimWriter {
                 .addToFinalizers(ResourceClaims.FINALIZER)
                 .endMetadata()
                 .build();
-        cur = client.resource(withFinalizer).update();
+        cur =
+            claims.update(
+                withFinalizer.getMetadata().getNamespace(),
+                withFinalizer.getMetadata().getName(),
+                withFinalizer);
         ctx.logger().v(5).info("Added finalizer to claim", "claim", DraManager.key(cur));
       }
     } else if (cur.getStatus() == null || cur.getStatus().getAllocation() == null) {
@@ -106,7 +124,9 @@ public final class ApiClaimWriter implements ClaimWriter {
       b.editOrNewStatus().withAllocation(allocated.getStatus().getAllocation()).endStatus();
     }
     ResourceClaim update = b.editOrNewStatus().withReservedFor(reserved).endStatus().build();
-    ResourceClaim written = client.resource(update).updateStatus();
+    ResourceClaim written =
+        claimStatus.update(
+            update.getMetadata().getNamespace(), update.getMetadata().getName(), update);
     ctx.logger()
         .v(5)
         .info(
