@@ -1,0 +1,62 @@
+package io.jdra.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.scheduler.plugins.dynamicresources.ApiClaimWriter;
+import io.jdra.testing.objects.Make;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PreBind's writes against the embedded API server: finalizer, then allocation and reservation; a
+ * claim changed since the scheduler read it is read again and written (upstream's RetryOnConflict).
+ */
+class ApiClaimWriterIT {
+  @Test
+  void staleClaimIsReadAgainAndBound() throws Exception {
+    try (TestCluster c = new TestCluster()) {
+      ResourceClaim created =
+          c.client
+              .resource(Make.claim("gpu").namespace("default").request(TestCluster.DRIVER).obj())
+              .create();
+      // Someone else changes the claim after the scheduler read it: its copy is stale.
+      c.client
+          .resource(
+              new ResourceClaimBuilder(created)
+                  .editMetadata()
+                  .addToLabels("changed", "yes")
+                  .endMetadata()
+                  .build())
+          .update();
+      ResourceClaim allocated =
+          new ResourceClaimBuilder(created)
+              .withStatus(
+                  Make.claim("gpu")
+                      .namespace("default")
+                      .request(TestCluster.DRIVER)
+                      .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
+                      .obj()
+                      .getStatus())
+              .build();
+      Pod pod =
+          c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+
+      ResourceClaim written =
+          new ApiClaimWriter(c.client)
+              .bindClaim(c.ctx, created, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+
+      ResourceClaim stored =
+          c.client.resources(ResourceClaim.class).inNamespace("default").withName("gpu").get();
+      assertThat(stored.getMetadata().getResourceVersion())
+          .isEqualTo(written.getMetadata().getResourceVersion());
+      assertThat(stored.getMetadata().getLabels()).containsEntry("changed", "yes");
+      assertThat(stored.getMetadata().getFinalizers()).contains(ResourceClaims.FINALIZER);
+      assertThat(stored.getStatus().getAllocation())
+          .isEqualTo(allocated.getStatus().getAllocation());
+      assertThat(ResourceClaims.isReservedForPod(pod, stored)).isTrue();
+    }
+  }
+}
