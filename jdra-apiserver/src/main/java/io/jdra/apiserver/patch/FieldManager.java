@@ -84,8 +84,10 @@ final class FieldManager {
   }
 
   private static FieldSet strip(FieldSet s) {
-    return s.filter(p -> !STRIPPED.contains(p));
+    return s.minus(STRIPPED_SET);
   }
+
+  private static final FieldSet STRIPPED_SET = new FieldSet(STRIPPED);
 
   // ---- apply
 

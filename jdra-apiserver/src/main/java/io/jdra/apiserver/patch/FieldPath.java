@@ -135,11 +135,11 @@ final class FieldPath implements Comparable<FieldPath> {
     }
   }
 
-  /** A list-map item key: key field names (sorted) to values. */
+  /**
+   * A list-map item key: key field names (sorted) to values. The map is the key's own: every maker
+   * passes a new one.
+   */
   record Key(TreeMap<String, JsonNode> fields) implements Element {
-    Key {
-      fields = new TreeMap<>(fields);
-    }
 
     static Key of(JsonNode item, List<String> keyNames) {
       return of(item, keyNames, Map.of());
@@ -174,9 +174,33 @@ final class FieldPath implements Comparable<FieldPath> {
 
     @Override
     public String encode() {
+      String plain = plainStrings(fields);
+      if (plain != null) {
+        return plain;
+      }
       ObjectNode o = Json.object();
       fields.forEach(o::set);
       return "k:" + Json.write(o);
+    }
+
+    /**
+     * The encoding of a key whose names and values are strings that JSON writes as they are
+     * (printable ASCII but for quote, backslash and slash), spelled without the JSON writer: a
+     * container's or an owner reference's key, on every managed-fields encoding. Null otherwise.
+     */
+    private static String plainStrings(TreeMap<String, JsonNode> fields) {
+      StringBuilder sb = new StringBuilder(64).append("k:{");
+      for (Map.Entry<String, JsonNode> e : fields.entrySet()) {
+        JsonNode v = e.getValue();
+        if (!v.isString() || !plain(e.getKey()) || !plain(v.stringValue())) {
+          return null;
+        }
+        if (sb.length() > 3) {
+          sb.append(',');
+        }
+        sb.append('"').append(e.getKey()).append("\":\"").append(v.stringValue()).append('"');
+      }
+      return sb.append('}').toString();
     }
 
     @Override
@@ -265,6 +289,10 @@ final class FieldPath implements Comparable<FieldPath> {
     return switch (key.charAt(0)) {
       case 'f' -> new Field(rest);
       case 'k' -> {
+        TreeMap<String, JsonNode> plain = plainKey(rest);
+        if (plain != null) {
+          yield new Key(plain);
+        }
         JsonNode n = Json.MAPPER.readTree(rest);
         if (!n.isObject()) {
           throw new IllegalArgumentException("bad key: " + key);
@@ -279,6 +307,71 @@ final class FieldPath implements Comparable<FieldPath> {
       case 'i' -> new Index(Integer.parseInt(rest));
       default -> throw new IllegalArgumentException("unknown path element: " + key);
     };
+  }
+
+  /** Whether JSON writes the string as it is: printable ASCII but quote, backslash and slash. */
+  static boolean plain(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '/') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The fields of a key encoding {@code {"name":"value",...}} whose names and values are {@link
+   * #plain} strings, read without the JSON parser (what it reads them as: the last of a repeated
+   * name wins); null for anything else, which the parser then reads.
+   */
+  static TreeMap<String, JsonNode> plainKey(String json) {
+    int n = json.length();
+    if (n < 2 || json.charAt(0) != '{' || json.charAt(n - 1) != '}') {
+      return null;
+    }
+    TreeMap<String, JsonNode> m = new TreeMap<>();
+    int i = 1;
+    if (i == n - 1) {
+      return m;
+    }
+    while (true) {
+      int nameEnd = plainString(json, i);
+      if (nameEnd < 0 || nameEnd >= n || json.charAt(nameEnd) != ':') {
+        return null;
+      }
+      int valueEnd = plainString(json, nameEnd + 1);
+      if (valueEnd < 0) {
+        return null;
+      }
+      m.put(
+          json.substring(i + 1, nameEnd - 1),
+          Json.NODES.stringNode(json.substring(nameEnd + 2, valueEnd - 1)));
+      if (valueEnd == n - 1) {
+        return m;
+      }
+      if (json.charAt(valueEnd) != ',') {
+        return null;
+      }
+      i = valueEnd + 1;
+    }
+  }
+
+  /** The index after a {@link #plain} quoted string starting at {@code from}, or -1. */
+  private static int plainString(String s, int from) {
+    if (from >= s.length() || s.charAt(from) != '"') {
+      return -1;
+    }
+    for (int i = from + 1; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"') {
+        return i + 1;
+      }
+      if (c < 0x20 || c > 0x7e || c == '\\' || c == '/') {
+        return -1;
+      }
+    }
+    return -1;
   }
 
   /** Upstream value.ToString: strings Go-quoted, other scalars as JSON. */

@@ -101,11 +101,18 @@ final class Schema {
     final Map<String, Field> fields;
     final Field mapValue;
 
+    /** The fields a Go value of the type always shows (see {@link Field#zeroPresent}). */
+    final List<Field> zeroPresentFields;
+
     Type(String name, boolean atomic, Map<String, Field> fields, Field mapValue) {
       this.name = name;
       this.atomic = atomic;
       this.fields = fields;
       this.mapValue = mapValue;
+      this.zeroPresentFields =
+          fields.isEmpty()
+              ? List.of()
+              : fields.values().stream().filter(Field::zeroPresent).toList();
     }
 
     static Type mapOf(Field value, boolean atomic) {

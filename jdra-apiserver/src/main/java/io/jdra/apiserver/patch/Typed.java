@@ -288,8 +288,9 @@ final class Typed {
       return added.isEmpty() && modified.isEmpty() && removed.isEmpty();
     }
 
+    /** Added and modified fields; the result is only read (it may be {@code added} itself). */
     FieldSet changed() {
-      return added.union(modified);
+      return modified.isEmpty() ? added : added.union(modified);
     }
   }
 
@@ -338,30 +339,28 @@ final class Typed {
       return;
     }
     if (s == Shape.OBJECT) {
+      // Each key of either side once, then the fields a Go value always has (the order of the
+      // visits does not matter: the sets are sorted).
       Type t = objectType(f);
-      Set<String> keys = new LinkedHashSet<>();
       if (lv != null) {
-        keys.addAll(lv.propertyNames());
+        for (String k : lv.propertyNames()) {
+          compareField(k, lv, rv, t, path, c, zl, zr);
+        }
       }
       if (rv != null) {
-        keys.addAll(rv.propertyNames());
-      }
-      if (t.isStruct() && ((lv != null && zl) || (rv != null && zr))) {
-        for (Field zf : t.fields.values()) {
-          if (zf.zeroPresent()) {
-            keys.add(zf.name());
+        for (String k : rv.propertyNames()) {
+          if (lv == null || !lv.has(k)) {
+            compareField(k, lv, rv, t, path, c, zl, zr);
           }
         }
       }
-      for (String k : keys) {
-        Field cf = t.field(k);
-        JsonNode lc = lv == null ? null : lv.get(k);
-        JsonNode rc = rv == null ? null : rv.get(k);
-        if (cf.zeroPresent() && t.isStruct()) {
-          lc = lc == null && lv != null && zl ? zero(cf) : lc;
-          rc = rc == null && rv != null && zr ? zero(cf) : rc;
+      if (t.isStruct() && ((lv != null && zl) || (rv != null && zr))) {
+        for (Field zf : t.zeroPresentFields) {
+          String k = zf.name();
+          if ((lv == null || !lv.has(k)) && (rv == null || !rv.has(k))) {
+            compareField(k, lv, rv, t, path, c, zl, zr);
+          }
         }
-        compareAt(lc, rc, cf, path.child(new FieldPath.Field(k)), c, zl, zr);
       }
     } else {
       Map<FieldPath.Element, JsonNode> li = lv == null ? Map.of() : index((ArrayNode) lv, f, s);
@@ -377,6 +376,25 @@ final class Typed {
     } else if (r == null) {
       c.removed.add(path);
     }
+  }
+
+  private static void compareField(
+      String k,
+      JsonNode lv,
+      JsonNode rv,
+      Type t,
+      FieldPath path,
+      Comparison c,
+      boolean zl,
+      boolean zr) {
+    Field cf = t.field(k);
+    JsonNode lc = lv == null ? null : lv.get(k);
+    JsonNode rc = rv == null ? null : rv.get(k);
+    if (cf.zeroPresent() && t.isStruct()) {
+      lc = lc == null && lv != null && zl ? zero(cf) : lc;
+      rc = rc == null && rv != null && zr ? zero(cf) : rc;
+    }
+    compareAt(lc, rc, cf, path.child(new FieldPath.Field(k)), c, zl, zr);
   }
 
   private static void leaf(JsonNode l, JsonNode r, FieldPath path, Comparison c) {
