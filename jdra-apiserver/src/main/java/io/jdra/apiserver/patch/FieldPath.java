@@ -58,13 +58,21 @@ final class FieldPath implements Comparable<FieldPath> {
     return true;
   }
 
+  /** The element at {@code i}. */
+  Element element(int i) {
+    return els[i];
+  }
+
   @Override
   public int compareTo(FieldPath o) {
     int n = Math.min(els.length, o.els.length);
     for (int i = 0; i < n; i++) {
-      int c = els[i].compareTo(o.els[i]);
-      if (c != 0) {
-        return c;
+      // paths made from one parent share its elements: those compare equal without a look
+      if (els[i] != o.els[i]) {
+        int c = els[i].compareTo(o.els[i]);
+        if (c != 0) {
+          return c;
+        }
       }
     }
     return Integer.compare(els.length, o.els.length);
@@ -106,15 +114,21 @@ final class FieldPath implements Comparable<FieldPath> {
 
     @Override
     default int compareTo(Element o) {
+      // field names first: most elements are fields (tests, not a type switch, which costs a
+      // call through a bootstrap method on every comparison)
+      if (this instanceof Field f && o instanceof Field g) {
+        return f.name.compareTo(g.name);
+      }
       if (rank() != o.rank()) {
         return Integer.compare(rank(), o.rank());
       }
-      return switch (this) {
-        case Field f -> f.name.compareTo(((Field) o).name);
-        case Key k -> compareKeys(k.fields, ((Key) o).fields);
-        case Value v -> compareValues(v.value, ((Value) o).value);
-        case Index i -> Integer.compare(i.index, ((Index) o).index);
-      };
+      if (this instanceof Key k) {
+        return compareKeys(k.fields, ((Key) o).fields);
+      }
+      if (this instanceof Value v) {
+        return compareValues(v.value, ((Value) o).value);
+      }
+      return Integer.compare(((Index) this).index, ((Index) o).index);
     }
   }
 

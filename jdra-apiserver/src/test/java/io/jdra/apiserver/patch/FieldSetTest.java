@@ -29,6 +29,25 @@ class FieldSetTest {
   }
 
   @Test
+  void decodesAnEncodingOutOfOrderOrWithRepeatsToTheSameSet() {
+    FieldSet inOrder = FieldSet.decode(Json.MAPPER.readTree(POD_FIELDS));
+    String reordered =
+        """
+        {"f:status":{"f:conditions":{"i:0":{}}},
+         "f:spec":{"f:restartPolicy":{},"f:finalizers":{"v:\\"y\\"":{},"v:\\"x\\"":{}},
+          "f:containers":{"k:{\\"name\\":\\"b\\"}":{"f:name":{},".":{}},
+           "k:{\\"name\\":\\"a\\"}":{"f:ports":{"k:{\\"containerPort\\":80,\\"protocol\\":\\"TCP\\"}":{
+            "f:containerPort":{},".":{}},".":{}},"f:name":{},"f:image":{},".":{}}}},
+         "f:metadata":{"f:ownerReferences":{"k:{\\"uid\\":\\"u-1\\"}":{},".":{}},
+          "f:labels":{"f:app":{},".":{},".":{}}}}
+        """;
+    FieldSet s = FieldSet.decode(Json.MAPPER.readTree(reordered));
+    assertThat(s).isEqualTo(inOrder);
+    assertThat(s.paths()).hasSize(inOrder.paths().size());
+    assertThat(new ArrayList<>(s.paths())).isSorted();
+  }
+
+  @Test
   void encodesOwnedParentsWithADotFirstAndChildrenSorted() {
     FieldSet s = new FieldSet();
     s.add(path("spec", "b"));
