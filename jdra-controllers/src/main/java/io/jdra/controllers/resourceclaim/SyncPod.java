@@ -42,14 +42,18 @@ final class SyncPod {
    */
   private final ApiRequests.Resource<ResourceClaim> claimsApi;
 
-  private final ApiRequests.Resource<Pod> podStatusApi;
+  /** The apply's answer, the whole pod, is not read (the pod informer brings the change). */
+  private final ApiRequests.Resource<Void> podStatusApi;
+
+  private final GeneratedClaimJson claimJson;
 
   SyncPod(Deps deps) {
     this.deps = deps;
     this.podGroupClaim = new PodGroupClaim(deps);
     ApiRequests api = new ApiRequests(deps.client());
     this.claimsApi = api.resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
-    this.podStatusApi = api.resource("v1", "pods", Pod.class).subresource("status");
+    this.podStatusApi = api.resource("v1", "pods", Void.class).subresource("status");
+    this.claimJson = new GeneratedClaimJson(deps.client().getKubernetesSerialization());
   }
 
   void sync(Ctx ctx, String namespace, String name) {
@@ -211,13 +215,17 @@ final class SyncPod {
       throw new SyncException(
           "template includes a prioritized list of subrequests, but the feature is disabled");
     }
-    ResourceClaim claim = GeneratedClaims.newClaim(pod, podClaim, template);
+    // The claim GeneratedClaims.newClaim describes, written as JSON directly.
+    String claim = claimJson.write(pod, podClaim, template);
     ResourceClaim created;
     try {
       created = claimsApi.create(ns, claim);
     } catch (KubernetesClientException e) {
       deps.metrics().recordCreate(false, adminAccess);
-      throw SyncException.wrap("create ResourceClaim " + claim.getMetadata().getGenerateName(), e);
+      throw SyncException.wrap(
+          "create ResourceClaim "
+              + ResourceClaims.generateName(pod.getMetadata().getName(), podClaim.getName()),
+          e);
     }
     deps.metrics().recordCreate(true, adminAccess);
     ctx.logger().v(4).info("Created ResourceClaim", "claim", kobj(created), "pod", kobj(pod));
@@ -234,7 +242,7 @@ final class SyncPod {
     String ns = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
     try {
-      podStatusApi.patch(ns, name, APPLY, PodStatusApply.body(ns, name, newPodClaims));
+      podStatusApi.patch(ns, name, APPLY, PodStatusApply.json(ns, name, newPodClaims));
     } catch (KubernetesClientException e) {
       throw SyncException.wrap("update pod " + ns + "/" + name + " ResourceClaimStatuses", e);
     }

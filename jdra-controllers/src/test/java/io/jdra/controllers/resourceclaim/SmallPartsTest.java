@@ -3,16 +3,26 @@ package io.jdra.controllers.resourceclaim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.runtime.client.Clients;
 import io.jdra.testing.objects.Make;
+import io.jdra.testing.objects.Requests;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /** UID cache, generated-claim shape and metrics, without an API server. */
 class SmallPartsTest {
@@ -43,6 +53,88 @@ class SmallPartsTest {
         .startsWith("p".repeat(37) + "-" + "c".repeat(18))
         .hasSizeLessThanOrEqualTo(57);
     assertThat(claim.getMetadata().getNamespace()).isEqualTo("ns");
+  }
+
+  @Test
+  void generatedClaimJsonIsTheJsonOfNewClaim() {
+    KubernetesSerialization json = Clients.sharedSerialization();
+    GeneratedClaimJson writer = new GeneratedClaimJson(json);
+    Pod p =
+        Make.pod("p".repeat(60))
+            .namespace("ns")
+            .uid("u-1")
+            .claimFromTemplate("c".repeat(30), "t")
+            .claimFromTemplate("gpu", "t")
+            .obj();
+    List<ResourceClaimTemplate> templates =
+        List.of(
+            Make.claimTemplate("t").namespace("ns").request("x").obj(),
+            Make.claimTemplate("t")
+                .namespace("ns")
+                .claimLabels("a", "1", "b", "\"quoted\" \\ ü")
+                .claimAnnotations("note", "line\nbreak")
+                .requests(
+                    Requests.exactly("one", "x", 2),
+                    Requests.firstAvailable(
+                        "pick", Requests.sub("fast", "y", 1), Requests.sub("slow", "z", 1)))
+                .obj(),
+            Make.claimTemplate("t").namespace("ns").claimLabels().obj(),
+            new ResourceClaimTemplateBuilder()
+                .withNewMetadata()
+                .withName("t")
+                .withNamespace("ns")
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build());
+    for (ResourceClaimTemplate t : templates) {
+      for (PodResourceClaim podClaim : p.getSpec().getResourceClaims()) {
+        String written = writer.write(p, podClaim, t);
+        assertThat(tree(json, written))
+            .as(written)
+            .isEqualTo(tree(json, json.asJson(GeneratedClaims.newClaim(p, podClaim, t))));
+        assertThat(json.unmarshal(written, ResourceClaim.class))
+            .isEqualTo(GeneratedClaims.newClaim(p, podClaim, t));
+      }
+    }
+  }
+
+  @Test
+  void generatedClaimJsonEncodesEachTemplateObjectsSpec() {
+    GeneratedClaimJson writer = new GeneratedClaimJson(Clients.sharedSerialization());
+    Pod p = Make.pod("p").namespace("ns").uid("u").claimFromTemplate("gpu", "t").obj();
+    PodResourceClaim podClaim = p.getSpec().getResourceClaims().get(0);
+    String first =
+        writer.write(p, podClaim, Make.claimTemplate("t").namespace("ns").request("x").obj());
+    String changed =
+        writer.write(p, podClaim, Make.claimTemplate("t").namespace("ns").request("y").obj());
+    assertThat(first).contains("\"deviceClassName\":\"x\"").doesNotContain("\"y\"");
+    assertThat(changed).contains("\"deviceClassName\":\"y\"").doesNotContain("\"x\"");
+  }
+
+  @Test
+  void podStatusApplyIsThePodWithOnlyTheClaimStatuses() {
+    KubernetesSerialization json = Clients.sharedSerialization();
+    Map<String, String> claims = new LinkedHashMap<>();
+    claims.put("gpu", "p-gpu-abcde");
+    claims.put("nic", "p-nic-fghij");
+    Pod expected =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("p")
+            .withNamespace("ns")
+            .endMetadata()
+            .withNewStatus()
+            .addNewResourceClaimStatus("gpu", "p-gpu-abcde")
+            .addNewResourceClaimStatus("nic", "p-nic-fghij")
+            .endStatus()
+            .build();
+    assertThat(tree(json, PodStatusApply.json("ns", "p", claims)))
+        .isEqualTo(tree(json, json.asJson(expected)));
+  }
+
+  private static JsonNode tree(KubernetesSerialization json, String s) {
+    return json.unmarshal(s, JsonNode.class);
   }
 
   @Test
