@@ -13,6 +13,7 @@ import io.jdra.api.resourceclaim.PodClaimName;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ApiRequests;
+import io.jdra.runtime.client.Clients;
 import io.jdra.runtime.logging.Logger;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,7 +39,10 @@ final class SyncPod {
 
   /**
    * The two writes of every pod with a template (claim create, pod status apply) bypass the
-   * client's DSL, which cost more CPU per pod than the controller itself (see ApiRequests).
+   * client's DSL, which cost more CPU per pod than the controller itself (see ApiRequests). Claims
+   * are read without managedFields (as the controller manager's informers hold them): the created
+   * claim goes to the mutation cache, where nothing reads them, and decoding the managedFields of a
+   * generated claim (an entry keyed by the pod's UID) was most of decoding the answer.
    */
   private final ApiRequests.Resource<ResourceClaim> claimsApi;
 
@@ -51,7 +55,9 @@ final class SyncPod {
     this.deps = deps;
     this.podGroupClaim = new PodGroupClaim(deps);
     ApiRequests api = new ApiRequests(deps.client());
-    this.claimsApi = api.resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
+    this.claimsApi =
+        new ApiRequests(Clients.withoutManagedFields(deps.client()))
+            .resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
     this.podStatusApi = api.resource("v1", "pods", Void.class).subresource("status");
     this.claimJson = new GeneratedClaimJson(deps.client().getKubernetesSerialization());
   }
