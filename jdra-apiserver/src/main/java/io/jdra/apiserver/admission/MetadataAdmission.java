@@ -5,7 +5,6 @@ import io.jdra.apiserver.meta.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -14,13 +13,6 @@ import tools.jackson.databind.node.ObjectNode;
  * values, annotation keys and total size. Stateless.
  */
 public final class MetadataAdmission implements Admission {
-  private static final Pattern DNS1123_SUBDOMAIN =
-      Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  private static final Pattern LABEL_VALUE =
-      Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
-  private static final Pattern NAME_PART =
-      Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   private static final long ANNOTATIONS_LIMIT = 256 * 1024;
 
   @Override
@@ -45,7 +37,7 @@ public final class MetadataAdmission implements Admission {
 
   private static void checkName(String name, boolean label, List<Cause> causes) {
     if (label) {
-      if (name.length() > 63 || !DNS1123_LABEL.matcher(name).matches()) {
+      if (name.length() > 63 || !Syntax.dnsLabel(name)) {
         causes.add(
             invalid(
                 "metadata.name",
@@ -61,7 +53,7 @@ public final class MetadataAdmission implements Admission {
     }
     if (name.length() > 253) {
       causes.add(invalid("metadata.name", name, "must be no more than 253 characters"));
-    } else if (!DNS1123_SUBDOMAIN.matcher(name).matches()) {
+    } else if (!Syntax.dnsSubdomain(name)) {
       causes.add(
           invalid(
               "metadata.name",
@@ -79,7 +71,7 @@ public final class MetadataAdmission implements Admission {
       String v = e.getValue();
       if (v.length() > 63) {
         causes.add(invalid("metadata.labels", v, "must be no more than 63 characters"));
-      } else if (!LABEL_VALUE.matcher(v).matches()) {
+      } else if (!Syntax.labelValue(v)) {
         causes.add(
             invalid(
                 "metadata.labels",
@@ -114,12 +106,10 @@ public final class MetadataAdmission implements Admission {
     boolean ok =
         !name.isEmpty()
             && name.length() <= 63
-            && NAME_PART.matcher(name).matches()
+            && Syntax.namePart(name)
             && key.indexOf('/', slash + 1) < 0
             && (prefix == null
-                || (!prefix.isEmpty()
-                    && prefix.length() <= 253
-                    && DNS1123_SUBDOMAIN.matcher(prefix).matches()));
+                || (!prefix.isEmpty() && prefix.length() <= 253 && Syntax.dnsSubdomain(prefix)));
     if (!ok) {
       causes.add(
           invalid(

@@ -264,6 +264,9 @@ final class ResourceHandler {
           (resp, o) -> Responses.json(resp, 201, Encoding.object(r.type(), r.version(), o)));
       return;
     }
+    // Apply reads the current object without changing it; served in the storage version, the
+    // object needs no conversion, and so no copy either.
+    boolean readOnly = apply && !Conversion.needed(r.type(), r.version());
     CompletableFuture<StoredObject> f =
         service.guaranteedUpdate(
             r.type(),
@@ -273,7 +276,8 @@ final class ResourceHandler {
             0,
             apply ? opts.asApplied() : opts,
             current -> {
-              ObjectNode versioned = Conversion.toVersion(r.type(), r.version(), current);
+              ObjectNode versioned =
+                  readOnly ? current : Conversion.toVersion(r.type(), r.version(), current);
               ObjectNode patched =
                   patching.patch(
                       contentType,
@@ -288,7 +292,8 @@ final class ResourceHandler {
               FieldValidation.checkPatched(
                   r, validation, contentType, body, bodyErrors, apiVersion, r.type(), patched);
               return Conversion.fromVersion(r.type(), r.version(), patched);
-            });
+            },
+            !readOnly);
     respond(
         r, f, (resp, o) -> Responses.json(resp, 200, Encoding.object(r.type(), r.version(), o)));
   }

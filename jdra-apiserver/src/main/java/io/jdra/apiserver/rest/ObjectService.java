@@ -308,10 +308,10 @@ public final class ObjectService {
   }
 
   /**
-   * As above; {@code copyCurrent} false when {@code mutate} does not read its argument (a PUT's
-   * body replaces the object), which then is not copied.
+   * As above; with {@code copyCurrent} false {@code mutate} gets the current object itself, which
+   * it must not change (a PUT's body replaces the object; server-side apply builds a new one).
    */
-  private CompletableFuture<StoredObject> guaranteedUpdate(
+  public CompletableFuture<StoredObject> guaranteedUpdate(
       ResourceType t,
       String ns,
       String name,
@@ -327,7 +327,7 @@ public final class ObjectService {
         throw ApiException.modified(t, name);
       }
       ObjectNode old = Json.parseObject(current.json());
-      ObjectNode desired = mutate.apply(copyCurrent ? old.deepCopy() : null);
+      ObjectNode desired = mutate.apply(copyCurrent ? old.deepCopy() : old);
       long desiredVersion = parseVersion(Json.text(desired, "metadata.resourceVersion"));
       if (desiredVersion != 0 && desiredVersion != current.resourceVersion()) {
         throw ApiException.modified(t, name);
