@@ -23,7 +23,10 @@ final class Constraints {
 
     Constraint(List<String> requests, String attribute, boolean listTypes) {
       this.requests = requests == null ? Set.of() : Set.copyOf(requests);
-      this.attribute = attribute;
+      // Interned: each device remembers the last attribute asked of it by name (DevFacts), and
+      // every pod's claim brings its own copy of the same name; one instance makes that check an
+      // identity comparison for all of them.
+      this.attribute = attribute == null ? null : attribute.intern();
       this.listTypes = listTypes;
     }
 
@@ -62,12 +65,12 @@ final class Constraints {
       if (!appliesTo(rd)) {
         return true;
       }
-      DeviceAttribute attr = Attributes.lookup(dev, attribute);
-      if (attr == null) {
+      DevFacts.Attribute a = dev.facts.attribute(attribute);
+      if (a.value() == null) {
         return false;
       }
       if (listTypes) {
-        Set<Object> values = Attributes.asSet(attr);
+        Set<Object> values = Attributes.asSet(a.value());
         if (values == null) {
           return false;
         }
@@ -82,7 +85,7 @@ final class Constraints {
         }
         stack.add(values);
       } else {
-        Object value = dev.facts.attribute(attribute).scalar();
+        Object value = a.scalar();
         if (numDevices == 0) {
           scalar = value;
         } else if (value == null || !Objects.equals(value, scalar)) {
@@ -109,15 +112,15 @@ final class Constraints {
       if (!appliesTo(rd)) {
         return true;
       }
-      DeviceAttribute attr = Attributes.lookup(dev, attribute);
-      if (attr == null) {
+      DevFacts.Attribute a = dev.facts.attribute(attribute);
+      if (a.value() == null) {
         return false;
       }
       if (numDevices == 0) {
-        return !listTypes || Attributes.asSet(attr) != null;
+        return !listTypes || Attributes.asSet(a.value()) != null;
       }
       if (listTypes) {
-        Set<Object> values = Attributes.asSet(attr);
+        Set<Object> values = Attributes.asSet(a.value());
         if (values == null) {
           return false;
         }
@@ -128,7 +131,7 @@ final class Constraints {
         }
         return false;
       }
-      Object value = dev.facts.attribute(attribute).scalar();
+      Object value = a.scalar();
       return value != null && value.equals(scalar);
     }
 
