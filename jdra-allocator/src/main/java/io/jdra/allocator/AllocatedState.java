@@ -6,6 +6,7 @@ import io.jdra.api.names.DeviceId;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -20,8 +21,24 @@ import java.util.Set;
 public final class AllocatedState {
   private static final AllocatedState EMPTY = new AllocatedState(Map.of(), Map.of());
 
-  /** A resource pool: its driver and its name. */
-  record PoolKey(String driver, String pool) {}
+  /**
+   * A resource pool: its driver and its name. Equality is written out: a record's generated one
+   * goes through method handles, which C1-compiled code calls slowly, and the allocator looks a
+   * pool up once per pool and node.
+   */
+  record PoolKey(String driver, String pool) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof PoolKey k
+          && Objects.equals(k.driver, driver)
+          && Objects.equals(k.pool, pool);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Objects.hashCode(driver) + Objects.hashCode(pool);
+    }
+  }
 
   /**
    * How one device is used: allocated exclusively, the share IDs allocated on it, and the capacity

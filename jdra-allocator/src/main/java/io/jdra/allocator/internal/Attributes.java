@@ -5,14 +5,29 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /** Device attribute lookup and comparison as upstream's constraints do it. */
 final class Attributes {
   private Attributes() {}
 
-  /** Typed scalar values so that a string "1" never equals an int 1. */
-  record Typed(char type, Object value) {}
+  /**
+   * Typed scalar values so that a string "1" never equals an int 1. Equality is written out: a
+   * record's generated one goes through method handles, which C1-compiled code (what {@code jdra
+   * bench} runs) calls slowly, and constraints compare values for every candidate device.
+   */
+  record Typed(char type, Object value) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Typed t && t.type == type && Objects.equals(value, t.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * type + Objects.hashCode(value);
+    }
+  }
 
   /**
    * The attribute under its fully qualified name, or its short name in the driver's domain; asked
