@@ -13,19 +13,38 @@ final class Attributes {
   private Attributes() {}
 
   /**
-   * Typed scalar values so that a string "1" never equals an int 1. Equality is written out: a
-   * record's generated one goes through method handles, which C1-compiled code (what {@code jdra
-   * bench} runs) calls slowly, and constraints compare values for every candidate device.
+   * Typed scalar values so that a string "1" never equals an int 1. A final class rather than a
+   * record: constraints compare the values of every candidate device, and a record's generated
+   * equality goes through method handles, which the C1-compiled code {@code jdra bench} runs calls
+   * slowly; the value's hash, kept here, tells most unequal values apart without comparing them.
    */
-  record Typed(char type, Object value) {
+  static final class Typed {
+    private final char type;
+    private final Object value;
+    private final int hash;
+
+    Typed(char type, Object value) {
+      this.type = type;
+      this.value = value;
+      this.hash = 31 * type + Objects.hashCode(value);
+    }
+
     @Override
     public boolean equals(Object o) {
-      return o instanceof Typed t && t.type == type && Objects.equals(value, t.value);
+      return o instanceof Typed t
+          && t.hash == hash
+          && t.type == type
+          && (t.value == value || Objects.equals(value, t.value));
     }
 
     @Override
     public int hashCode() {
-      return 31 * type + Objects.hashCode(value);
+      return hash;
+    }
+
+    @Override
+    public String toString() {
+      return type + ":" + value;
     }
   }
 
