@@ -144,19 +144,31 @@ final class Typed {
    */
   static List<String> validate(JsonNode v, Field f) {
     List<String> errors = new ArrayList<>();
-    check(v, f, new ArrayList<>(), errors);
+    // Whether there is an error does not depend on the order keys are visited in; which errors
+    // are reported does (an object's walk stops at its first undeclared field), so only a
+    // configuration with errors is walked again in upstream's order, with sorted keys.
+    check(v, f, new ArrayList<>(), errors, false);
+    if (!errors.isEmpty()) {
+      errors.clear();
+      check(v, f, new ArrayList<>(), errors, true);
+    }
     return errors;
   }
 
   /** Walks with a stack of path elements; paths are built only for errors. */
-  private static void check(JsonNode v, Field f, List<FieldPath.Element> at, List<String> errors) {
+  private static void check(
+      JsonNode v, Field f, List<FieldPath.Element> at, List<String> errors, boolean sorted) {
     if (v == null || v.isNull()) {
       return;
     }
     if (v.isObject() && f.kind() != Kind.LIST) {
       Type t = objectType(f);
-      List<String> keys = new ArrayList<>(v.propertyNames());
-      java.util.Collections.sort(keys);
+      java.util.Collection<String> keys = v.propertyNames();
+      if (sorted) {
+        List<String> l = new ArrayList<>(keys);
+        java.util.Collections.sort(l);
+        keys = l;
+      }
       for (String k : keys) {
         at.add(new FieldPath.Field(k));
         if (t.isStruct() && !t.declares(k)) {
@@ -164,7 +176,7 @@ final class Typed {
           at.remove(at.size() - 1);
           return;
         }
-        check(v.get(k), t.field(k), at, errors);
+        check(v.get(k), t.field(k), at, errors, sorted);
         at.remove(at.size() - 1);
       }
     } else if (v.isArray() && f.kind() == Kind.LIST) {
@@ -178,7 +190,7 @@ final class Typed {
           errors.add(new FieldPath(at) + ": duplicate entries for key " + pe.display());
         }
         at.add(pe);
-        check(item, f.elementField(), at, errors);
+        check(item, f.elementField(), at, errors, sorted);
         at.remove(at.size() - 1);
         i++;
       }
