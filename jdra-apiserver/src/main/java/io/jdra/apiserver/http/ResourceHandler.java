@@ -293,7 +293,8 @@ final class ResourceHandler {
                   r, validation, contentType, body, bodyErrors, apiVersion, r.type(), patched);
               return Conversion.fromVersion(r.type(), r.version(), patched);
             },
-            !readOnly);
+            !readOnly,
+            true);
     respond(
         r, f, (resp, o) -> Responses.json(resp, 200, Encoding.object(r.type(), r.version(), o)));
   }

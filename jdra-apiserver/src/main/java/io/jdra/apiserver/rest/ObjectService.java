@@ -284,7 +284,7 @@ public final class ObjectService {
     // A write with a resourceVersion is tried once (a conflict fails it), so it may consume the
     // body; only a write that retries needs a fresh copy for each attempt.
     UnaryOperator<ObjectNode> desired = wanted != 0 ? current -> body : current -> body.deepCopy();
-    return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false);
+    return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false, true);
   }
 
   /**
@@ -304,12 +304,18 @@ public final class ObjectService {
       long preconditionVersion,
       WriteOptions opts,
       UnaryOperator<ObjectNode> mutate) {
-    return guaranteedUpdate(t, ns, name, sub, preconditionVersion, opts, mutate, true);
+    return guaranteedUpdate(t, ns, name, sub, preconditionVersion, opts, mutate, true, false);
   }
 
   /**
    * As above; with {@code copyCurrent} false {@code mutate} gets the current object itself, which
    * it must not change (a PUT's body replaces the object; server-side apply builds a new one).
+   *
+   * <p>With {@code trackUpdate}, a write that changes the object (and is not a server-side apply,
+   * which recorded its own entry) is recorded in metadata.managedFields as an Update of {@code
+   * opts.manager()}, as upstream's field manager does for PUT and the other patch types. Writes the
+   * server makes for a subresource of its own (binding, scale) pass false: upstream's binding
+   * writes the pod without the field manager.
    */
   public CompletableFuture<StoredObject> guaranteedUpdate(
       ResourceType t,
@@ -319,7 +325,8 @@ public final class ObjectService {
       long preconditionVersion,
       WriteOptions opts,
       UnaryOperator<ObjectNode> mutate,
-      boolean copyCurrent) {
+      boolean copyCurrent,
+      boolean trackUpdate) {
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {
       StoredObject current = get(t, ns, name);
@@ -357,7 +364,12 @@ public final class ObjectService {
       }
       admit(Admission.Operation.UPDATE, t, sub, next, old, opts.user());
       Strategies.updateGeneration(next, old);
-      if (Strategies.unchanged(next, old) || opts.dryRun()) {
+      boolean unchanged = Strategies.unchanged(next, old);
+      if (trackUpdate && !unchanged && !opts.applied()) {
+        // After admission, as on create: defaults the write brought are the writer's fields too.
+        next = patching.trackUpdate(t, old, next, opts.manager(), trackedSub(sub), clock.instant());
+      }
+      if (unchanged || opts.dryRun()) {
         return CompletableFuture.completedFuture(
             opts.dryRun() ? toStored(t, next, current.resourceVersion()) : current);
       }
