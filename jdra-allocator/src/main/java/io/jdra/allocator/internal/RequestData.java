@@ -151,21 +151,7 @@ final class RequestData {
    * exact count), without the node's selectable devices and "All" devices.
    */
   RequestData forNode() {
-    RequestData copy =
-        new RequestData(
-            claimIndex,
-            requestIndex,
-            subRequestIndex,
-            name,
-            parentName,
-            deviceClassName,
-            allocationMode,
-            count,
-            adminAccessField,
-            selectors,
-            tolerations,
-            capacity);
-    copy.deviceClass = deviceClass;
+    RequestData copy = withSelectors(selectors);
     copy.selectorKey = selectorKey;
     copy.numDevices = numDevices;
     return copy;
@@ -173,6 +159,11 @@ final class RequestData {
 
   /** The same request without its own selectors: for checking the class selectors alone. */
   RequestData classOnly() {
+    return withSelectors(List.of());
+  }
+
+  /** A copy with {@code newSelectors} and the resolved class, and nothing a search computes. */
+  private RequestData withSelectors(List<DeviceSelector> newSelectors) {
     RequestData copy =
         new RequestData(
             claimIndex,
@@ -184,7 +175,7 @@ final class RequestData {
             allocationMode,
             count,
             adminAccessField,
-            List.of(),
+            newSelectors,
             tolerations,
             capacity);
     copy.deviceClass = deviceClass;
