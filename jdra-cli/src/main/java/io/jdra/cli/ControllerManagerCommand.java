@@ -36,7 +36,11 @@ import picocli.CommandLine.ParentCommand;
       "Stops cleanly on SIGTERM/SIGINT: queues drained, informers stopped, Lease released."
     })
 final class ControllerManagerCommand implements Callable<Integer> {
-  static final String USER_AGENT = "jdra-controller-manager";
+  /**
+   * As upstream's: the API server names a write's field manager after the User-Agent's product when
+   * the write gives none, so managedFields read as on a real cluster.
+   */
+  static final String USER_AGENT = "kube-controller-manager";
 
   @ParentCommand JdraCommand parent;
 

@@ -106,7 +106,7 @@ final class SchedulerCommand implements java.util.concurrent.Callable<Integer> {
       client =
           Clients.create(
               new ClientOptions(
-                  kubeconfig == null ? null : kubeconfig.toString(), qps, burst, "jdra-scheduler"));
+                  kubeconfig == null ? null : kubeconfig.toString(), qps, burst, "kube-scheduler"));
     } catch (RuntimeException e) {
       throw new UserException("create client: " + e.getMessage(), e);
     }

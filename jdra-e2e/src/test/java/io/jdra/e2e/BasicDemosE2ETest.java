@@ -69,6 +69,16 @@ class BasicDemosE2ETest {
     }
     assertThat(seen).as("distinct GPU ids in the containers' environments").hasSize(2);
 
+    // managedFields name the writers as a real cluster does: kubectl's apply, the controller
+    // manager's status apply, the kubelet's status updates; the claim's allocation by the scheduler
+    Set<String> podManagers = managers(c.pods().inNamespace(ns).withName("pod0").get());
+    assertThat(podManagers)
+        .contains(
+            "kubectl-client-side-apply/Update/",
+            "ResourceClaimController/Apply/status",
+            "kubelet/Update/status");
+    assertThat(managers(claims.get(0))).contains("kube-scheduler/Update/status");
+
     // The namespace comes first in the manifest; its controller may delete the template before
     // kubectl gets to it, which is not what this test is about.
     up.kubectl().run("delete", "-f", manifest.toString(), "--wait=true", "--ignore-not-found").ok();
@@ -167,5 +177,15 @@ class BasicDemosE2ETest {
         .anyMatch(l -> l.startsWith("dra_resource_claims_in_use{") && l.contains("node=\"node-1\""))
         .contains("workqueue_depth{name=\"resource_claim\"} 0.0")
         .anyMatch(l -> l.startsWith("scheduler_pending_pods{queue=\"active\"}"));
+  }
+
+  /** The managedFields entries of {@code o} as manager/operation/subresource. */
+  static Set<String> managers(io.fabric8.kubernetes.api.model.HasMetadata o) {
+    Set<String> out = new HashSet<>();
+    for (var e : o.getMetadata().getManagedFields()) {
+      String sub = e.getSubresource() == null ? "" : e.getSubresource();
+      out.add(e.getManager() + "/" + e.getOperation() + "/" + sub);
+    }
+    return out;
   }
 }

@@ -229,10 +229,23 @@ public final class LocalCluster implements AutoCloseable {
   KubernetesClient newClient(String component, float qps, int burst, Path kubeconfig) {
     KubernetesClient c =
         Clients.create(
-            ClientOptions.forComponent("jdra-" + component, qps, burst)
+            ClientOptions.forComponent(userAgent(component), qps, burst)
                 .withKubeconfig(kubeconfig.toString()));
     started.push(new Stoppable("client " + component, c));
     return c;
+  }
+
+  /**
+   * The User-Agent of a component's client: upstream's binary names (the API server names the field
+   * manager of a write that gives none after the agent's product, so managedFields show
+   * kube-scheduler, kube-controller-manager and kubelet as on a real cluster), jdra's for the rest.
+   */
+  static String userAgent(String component) {
+    return switch (component) {
+      case "controller-manager" -> "kube-controller-manager";
+      case "scheduler" -> "kube-scheduler";
+      default -> component.startsWith("kubelet/") ? component : "jdra-" + component;
+    };
   }
 
   private void installDeviceClasses() {
