@@ -2,10 +2,12 @@ package io.jdra.apiserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdra.apiserver.meta.Json;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The scale subresource of Deployments and ReplicaSets as upstream serves it (what {@code kubectl
@@ -98,5 +100,50 @@ class ScaleSubresourceTest {
         .contains("\"name\":\"deployments/scale\"")
         .contains("\"name\":\"replicasets/scale\"")
         .contains("\"group\":\"autoscaling\"");
+  }
+
+  @Test
+  void scalingIsRecordedAsAnUpdateOfTheScaleSubresource() {
+    HttpResponse<String> created =
+        f.raw(
+            "POST",
+            DEPLOYMENTS + "?fieldManager=creator",
+            "application/json",
+            """
+            {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"tracked"},
+             "spec":{"replicas":1,"selector":{"matchLabels":{"app":"t"}},
+              "template":{"metadata":{"labels":{"app":"t"}},
+               "spec":{"containers":[{"name":"c","image":"nginx"}]}}}}\
+            """);
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    HttpResponse<String> patch =
+        f.raw(
+            "PATCH",
+            DEPLOYMENTS + "/tracked/scale?fieldManager=scaler",
+            "application/merge-patch+json",
+            "{\"spec\":{\"replicas\":4}}");
+    assertThat(patch.statusCode()).as(patch.body()).isEqualTo(200);
+
+    JsonNode managed =
+        Json.MAPPER
+            .readTree(f.get(DEPLOYMENTS + "/tracked", null).body())
+            .at("/metadata/managedFields");
+    JsonNode scaler = null;
+    JsonNode creator = null;
+    for (JsonNode e : managed) {
+      if (e.get("manager").asString().equals("scaler")) {
+        scaler = e;
+      } else if (e.get("manager").asString().equals("creator")) {
+        creator = e;
+      }
+    }
+    assertThat(scaler).as(managed.toString()).isNotNull();
+    assertThat(scaler.get("operation").asString()).isEqualTo("Update");
+    assertThat(scaler.get("subresource").asString()).isEqualTo("scale");
+    assertThat(scaler.get("fieldsV1"))
+        .isEqualTo(Json.MAPPER.readTree("{\"f:spec\":{\"f:replicas\":{}}}"));
+    assertThat(creator).as(managed.toString()).isNotNull();
+    assertThat(creator.at("/fieldsV1/f:spec/f:replicas").isMissingNode()).isTrue();
+    assertThat(creator.at("/fieldsV1/f:spec/f:template").isMissingNode()).isFalse();
   }
 }

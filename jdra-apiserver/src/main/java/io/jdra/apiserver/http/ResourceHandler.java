@@ -294,7 +294,7 @@ final class ResourceHandler {
               return Conversion.fromVersion(r.type(), r.version(), patched);
             },
             !readOnly,
-            true);
+            ObjectService.trackedSub(sub));
     respond(
         r, f, (resp, o) -> Responses.json(resp, 200, Encoding.object(r.type(), r.version(), o)));
   }

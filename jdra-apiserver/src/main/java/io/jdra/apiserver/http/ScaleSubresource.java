@@ -92,7 +92,9 @@ final class ScaleSubresource {
                 Json.child(current, "metadata").put("resourceVersion", rv);
               }
               return current;
-            });
+            },
+            true,
+            SCALE);
     ResourceHandler.respond(
         r, f, (resp, o) -> Responses.json(resp, 200, scale(Json.parseObject(o.json()))));
   }

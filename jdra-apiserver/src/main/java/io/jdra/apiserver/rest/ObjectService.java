@@ -284,7 +284,7 @@ public final class ObjectService {
     // A write with a resourceVersion is tried once (a conflict fails it), so it may consume the
     // body; only a write that retries needs a fresh copy for each attempt.
     UnaryOperator<ObjectNode> desired = wanted != 0 ? current -> body : current -> body.deepCopy();
-    return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false, true);
+    return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false, trackedSub(sub));
   }
 
   /**
@@ -304,18 +304,19 @@ public final class ObjectService {
       long preconditionVersion,
       WriteOptions opts,
       UnaryOperator<ObjectNode> mutate) {
-    return guaranteedUpdate(t, ns, name, sub, preconditionVersion, opts, mutate, true, false);
+    return guaranteedUpdate(t, ns, name, sub, preconditionVersion, opts, mutate, true, null);
   }
 
   /**
    * As above; with {@code copyCurrent} false {@code mutate} gets the current object itself, which
    * it must not change (a PUT's body replaces the object; server-side apply builds a new one).
    *
-   * <p>With {@code trackUpdate}, a write that changes the object (and is not a server-side apply,
-   * which recorded its own entry) is recorded in metadata.managedFields as an Update of {@code
-   * opts.manager()}, as upstream's field manager does for PUT and the other patch types. Writes the
-   * server makes for a subresource of its own (binding, scale) pass false: upstream's binding
-   * writes the pod without the field manager.
+   * <p>With a {@code trackedSubresource} ("" for the main resource), a write that changes the
+   * object (and is not a server-side apply, which recorded its own entry) is recorded in
+   * metadata.managedFields as an Update of {@code opts.manager()} for that subresource, as
+   * upstream's field manager does for PUT and the other patch types ("scale" for a Scale written to
+   * its parent). The pod's binding passes null: upstream's binding writes the pod without the field
+   * manager.
    */
   public CompletableFuture<StoredObject> guaranteedUpdate(
       ResourceType t,
@@ -326,7 +327,7 @@ public final class ObjectService {
       WriteOptions opts,
       UnaryOperator<ObjectNode> mutate,
       boolean copyCurrent,
-      boolean trackUpdate) {
+      String trackedSubresource) {
     String storeNs = t.namespaced() ? ns : "";
     for (int attempt = 0; ; attempt++) {
       StoredObject current = get(t, ns, name);
@@ -365,9 +366,10 @@ public final class ObjectService {
       admit(Admission.Operation.UPDATE, t, sub, next, old, opts.user());
       Strategies.updateGeneration(next, old);
       boolean unchanged = Strategies.unchanged(next, old);
-      if (trackUpdate && !unchanged && !opts.applied()) {
+      if (trackedSubresource != null && !unchanged && !opts.applied()) {
         // After admission, as on create: defaults the write brought are the writer's fields too.
-        next = patching.trackUpdate(t, old, next, opts.manager(), trackedSub(sub), clock.instant());
+        next =
+            patching.trackUpdate(t, old, next, opts.manager(), trackedSubresource, clock.instant());
       }
       if (unchanged || opts.dryRun()) {
         return CompletableFuture.completedFuture(
@@ -385,7 +387,8 @@ public final class ObjectService {
     }
   }
 
-  private static String trackedSub(String sub) {
+  /** The subresource managedFields names for a write to {@code sub}. */
+  public static String trackedSub(String sub) {
     return sub.equals("status") ? "status" : "";
   }
 
