@@ -158,22 +158,29 @@ public final class ResourceClaimController {
         new ResourceEventHandler<ResourceClaim>() {
           @Override
           public void onAdd(ResourceClaim claim) {
-            log.v(6).info("New claim", "claimDump", claim);
+            logClaim(log, "New claim", claim);
             enqueueResourceClaim(log, claim, false);
           }
 
           @Override
           public void onUpdate(ResourceClaim oldClaim, ResourceClaim newClaim) {
-            log.v(6).info("Updated claim", "claimDump", newClaim);
+            logClaim(log, "Updated claim", newClaim);
             enqueueResourceClaim(log, newClaim, false);
           }
 
           @Override
           public void onDelete(ResourceClaim claim, boolean finalStateUnknown) {
-            log.v(6).info("Deleted claim", "claimDump", claim);
+            logClaim(log, "Deleted claim", claim);
             enqueueResourceClaim(log, claim, true);
           }
         });
+  }
+
+  private static void logClaim(Logger log, String msg, ResourceClaim claim) {
+    Logger v6 = log.v(6);
+    if (v6.enabled()) {
+      v6.info(msg, "claimDump", claim);
+    }
   }
 
   /** The controller's metrics (for tests and the benchmark). */
@@ -203,26 +210,33 @@ public final class ResourceClaimController {
     if (Pods.resourceClaims(pod).isEmpty() && extended == null) {
       return;
     }
+    // Every pod event comes here: the V(6) messages' values are built only when written.
+    Logger v6 = log.v(6);
+    boolean trace = v6.enabled();
     if (deleted) {
-      log.v(6).info("Pod got deleted", "pod", kobj(pod));
+      if (trace) {
+        v6.info("Pod got deleted", "pod", kobj(pod));
+      }
       deps.deletedPods().add(Pods.uid(pod));
     }
     Pods.Decision needs = Pods.needsClaims(pod, deleted);
     if (!needs.yes()) {
-      enqueueClaimsOf(log, pod, extended, needs.reason());
+      enqueueClaimsOf(v6, pod, extended, needs.reason());
     }
     Pods.Decision work = podNeedsWork(pod);
     if (work.yes()) {
-      log.v(6).info("Enqueuing pod", "pod", kobj(pod), "reason", work.reason());
+      if (trace) {
+        v6.info("Enqueuing pod", "pod", kobj(pod), "reason", work.reason());
+      }
       queue.add(
           POD_KEY_PREFIX + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName());
-    } else {
-      log.v(6).info("Not enqueuing pod", "pod", kobj(pod), "reason", work.reason());
+    } else if (trace) {
+      v6.info("Not enqueuing pod", "pod", kobj(pod), "reason", work.reason());
     }
   }
 
   /** Releasing reservations: re-check every claim the pod used. */
-  private void enqueueClaimsOf(Logger log, Pod pod, String extended, String reason) {
+  private void enqueueClaimsOf(Logger v6, Pod pod, String extended, String reason) {
     String ns = pod.getMetadata().getNamespace();
     List<String> names = new ArrayList<>();
     for (PodResourceClaim podClaim : Pods.resourceClaims(pod)) {
@@ -235,7 +249,9 @@ public final class ResourceClaimController {
     }
     for (String name : names) {
       String key = CLAIM_KEY_PREFIX + ns + "/" + name;
-      log.v(6).info("Process claim", "pod", kobj(pod), "key", key, "reason", reason);
+      if (v6.enabled()) {
+        v6.info("Process claim", "pod", kobj(pod), "key", key, "reason", reason);
+      }
       queue.add(key);
     }
   }
@@ -277,14 +293,17 @@ public final class ResourceClaimController {
   void enqueueResourceClaim(Logger log, ResourceClaim claim, boolean deleted) {
     String ns = claim.getMetadata().getNamespace();
     String name = claim.getMetadata().getName();
+    Logger v6 = log.v(6);
     if (!deleted) {
       // At start-up every claim comes through here, also those already being deleted: each
       // needs a check for stale reservations and a left-over finalizer (upstream #132334).
       String key = CLAIM_KEY_PREFIX + ns + "/" + name;
-      log.v(6).info("Claim is new or updated, process it", "claim", kobj(claim), "key", key);
+      if (v6.enabled()) {
+        v6.info("Claim is new or updated, process it", "claim", kobj(claim), "key", key);
+      }
       queue.add(key);
-    } else {
-      log.v(6).info("Claim got deleted, nothing to do", "claim", kobj(claim));
+    } else if (v6.enabled()) {
+      v6.info("Claim got deleted, nothing to do", "claim", kobj(claim));
     }
     for (Pod pod : deps.pods().byIndex(Indexes.POD_RESOURCE_CLAIM_INDEX, ns + "/" + name)) {
       enqueuePod(log, pod, false);

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.logging.Logger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -54,16 +55,17 @@ final class SyncClaim {
       }
     }
     boolean finalizer = finalizers(claim).contains(ResourceClaims.FINALIZER);
-    ctx.logger()
-        .v(5)
-        .info(
-            "Claim reserved for counts",
-            "currentCount",
-            reserved.size(),
-            "updatedCount",
-            valid.size(),
-            "builtinController",
-            finalizer);
+    Logger v5 = ctx.logger().v(5);
+    if (v5.enabled()) { // every claim event comes here: no boxing or arrays when off
+      v5.info(
+          "Claim reserved for counts",
+          "currentCount",
+          reserved.size(),
+          "updatedCount",
+          valid.size(),
+          "builtinController",
+          finalizer);
+    }
     if (valid.size() < reserved.size()) {
       release(ctx, claim, valid);
     } else if (finalizer && isDeleting(claim) && valid.isEmpty()) {

@@ -154,14 +154,11 @@ final class SyncPod {
     Optional<String> notOwned =
         named.mustCheckOwner() ? ResourceClaims.checkIsForPod(pod, claim.get()) : Optional.empty();
     if (notOwned.isEmpty()) {
-      ctx.logger()
-          .v(5)
-          .info(
-              "Claim already created",
-              "podClaim",
-              podClaim.getName(),
-              "resourceClaim",
-              named.name());
+      Logger v5 = ctx.logger().v(5);
+      if (v5.enabled()) {
+        v5.info(
+            "Claim already created", "podClaim", podClaim.getName(), "resourceClaim", named.name());
+      }
       return true;
     }
     ctx.logger()
@@ -213,16 +210,18 @@ final class SyncPod {
                         + "\": resourceclaimtemplate.resource.k8s.io \""
                         + templateName
                         + "\" not found"));
-    boolean adminAccess = GeneratedClaims.needsAdminAccess(template);
+    // What the template contributes is written once per template object, not per pod.
+    GeneratedClaimJson.Template parts = claimJson.template(template);
+    boolean adminAccess = parts.adminAccess();
     if (adminAccess && !deps.features().adminAccess()) {
       throw new SyncException("admin access is requested, but the feature is disabled");
     }
-    if (!deps.features().prioritizedList() && GeneratedClaims.hasPrioritizedList(template)) {
+    if (!deps.features().prioritizedList() && parts.prioritizedList()) {
       throw new SyncException(
           "template includes a prioritized list of subrequests, but the feature is disabled");
     }
     // The claim GeneratedClaims.newClaim describes, written as JSON directly.
-    String claim = claimJson.write(pod, podClaim, template);
+    String claim = parts.write(pod, podClaim);
     ResourceClaim created;
     try {
       created = claimsApi.create(ns, claim);
@@ -234,7 +233,10 @@ final class SyncPod {
           e);
     }
     deps.metrics().recordCreate(true, adminAccess);
-    ctx.logger().v(4).info("Created ResourceClaim", "claim", kobj(created), "pod", kobj(pod));
+    Logger v4 = ctx.logger().v(4);
+    if (v4.enabled()) {
+      v4.info("Created ResourceClaim", "claim", kobj(created), "pod", kobj(pod));
+    }
     // A retry after a failed status update must find this claim even before the informer has it.
     deps.claimCache().mutation(created);
     return created;

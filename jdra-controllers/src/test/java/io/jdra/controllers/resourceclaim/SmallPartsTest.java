@@ -79,6 +79,12 @@ class SmallPartsTest {
                         "pick", Requests.sub("fast", "y", 1), Requests.sub("slow", "z", 1)))
                 .obj(),
             Make.claimTemplate("t").namespace("ns").claimLabels().obj(),
+            // The template's own pod-claim-name annotation is replaced by the claim's.
+            Make.claimTemplate("t")
+                .namespace("ns")
+                .claimAnnotations(ResourceClaims.POD_CLAIM_NAME_ANNOTATION, "x", "b", "2")
+                .request("x")
+                .obj(),
             new ResourceClaimTemplateBuilder()
                 .withNewMetadata()
                 .withName("t")
@@ -110,6 +116,30 @@ class SmallPartsTest {
         writer.write(p, podClaim, Make.claimTemplate("t").namespace("ns").request("y").obj());
     assertThat(first).contains("\"deviceClassName\":\"x\"").doesNotContain("\"y\"");
     assertThat(changed).contains("\"deviceClassName\":\"y\"").doesNotContain("\"x\"");
+  }
+
+  @Test
+  void generatedClaimJsonWritesATemplatesPartsOncePerTemplateObject() {
+    GeneratedClaimJson writer = new GeneratedClaimJson(Clients.sharedSerialization());
+    ResourceClaimTemplate plain = Make.claimTemplate("t").namespace("ns").request("x").obj();
+    GeneratedClaimJson.Template parts = writer.template(plain);
+    assertThat(writer.template(plain)).isSameAs(parts);
+    assertThat(parts.adminAccess()).isFalse();
+    assertThat(parts.prioritizedList()).isFalse();
+
+    ResourceClaimTemplate changed =
+        Make.claimTemplate("t")
+            .namespace("ns")
+            .requests(
+                Requests.firstAvailable("pick", Requests.sub("fast", "y", 1)),
+                Requests.exactly("admin", "x", 1))
+            .obj();
+    changed.getSpec().getSpec().getDevices().getRequests().get(1).getExactly().setAdminAccess(true);
+    GeneratedClaimJson.Template changedParts = writer.template(changed);
+    assertThat(changedParts).isNotSameAs(parts);
+    assertThat(changedParts.adminAccess()).isEqualTo(GeneratedClaims.needsAdminAccess(changed));
+    assertThat(changedParts.adminAccess()).isTrue();
+    assertThat(changedParts.prioritizedList()).isTrue();
   }
 
   @Test

@@ -7,9 +7,11 @@ import io.jdra.runtime.clock.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +36,14 @@ import java.util.function.Function;
  *       functions).
  * </ul>
  *
- * Thread-safe. Returned objects are shared: do not modify them.
+ * <p>Upstream's ByIndex runs the index function over every recorded object on each call; a
+ * controller that records an object per pod and looks its owner up on every pod sync paid that for
+ * the whole cache (100 objects) each time. Here the recorded objects are indexed when recorded (per
+ * index name, from its first lookup on), so a lookup costs what the keys it finds cost. The result
+ * is the same: the informer's objects (newer recorded ones substituted), then the recorded objects
+ * the informer lacks whose index values contain the key, oldest recorded first.
+ *
+ * <p>Thread-safe. Returned objects are shared: do not modify them.
  */
 public final class MutationCache<T extends HasMetadata> {
   /** Upstream's LRU size. */
@@ -45,7 +54,12 @@ public final class MutationCache<T extends HasMetadata> {
   private final Duration ttl;
   private final boolean includeAdds;
   private final int capacity;
+
+  /** Recorded objects by key, least recently recorded first. Guarded by {@code this}. */
   private final LinkedHashMap<String, Entry<T>> mutations = new LinkedHashMap<>();
+
+  /** The recorded objects by index name and value. Guarded by {@code this}. */
+  private final Map<String, RecordedIndex<T>> indexes = new HashMap<>();
 
   private record Entry<T>(T obj, Instant expires) {}
 
@@ -68,12 +82,14 @@ public final class MutationCache<T extends HasMetadata> {
   /** Records an object as returned by the API server after a create or update. */
   public synchronized void mutation(T obj) {
     String key = Cache.metaNamespaceKeyFunc(obj);
-    mutations.remove(key);
+    remove(key);
     mutations.put(key, new Entry<>(obj, clock.now().plus(ttl)));
+    for (RecordedIndex<T> index : indexes.values()) {
+      index.add(key, obj);
+    }
     if (mutations.size() > capacity) {
       Iterator<String> oldest = mutations.keySet().iterator();
-      oldest.next();
-      oldest.remove();
+      remove(oldest.next());
     }
   }
 
@@ -102,23 +118,45 @@ public final class MutationCache<T extends HasMetadata> {
       seen.add(key);
       out.add(newer(key, cached));
     }
-    if (includeAdds) {
-      Function<T, List<String>> indexFunc = backing.getIndexers().get(indexName);
-      if (indexFunc == null) {
-        throw new IllegalArgumentException("no index named " + indexName);
+    if (!includeAdds) {
+      return out;
+    }
+    RecordedIndex<T> index = index(indexName);
+    for (Map.Entry<String, T> e : recordedFor(index, indexKey).entrySet()) {
+      if (seen.contains(e.getKey())) {
+        continue;
       }
-      for (Map.Entry<String, T> e : liveRecorded().entrySet()) {
-        if (seen.contains(e.getKey())) {
-          continue;
-        }
-        T cached = backing.getByKey(e.getKey());
-        T obj = cached == null ? e.getValue() : newer(e.getKey(), cached);
-        if (indexFunc.apply(obj).contains(indexKey)) {
-          out.add(obj);
-        }
+      T cached = backing.getByKey(e.getKey());
+      T obj = cached == null ? e.getValue() : newer(e.getKey(), cached);
+      // The informer's copy, when newer, may have other index values than the recorded one.
+      if (obj == e.getValue() || index.indexFunc.apply(obj).contains(indexKey)) {
+        out.add(obj);
       }
     }
     return out;
+  }
+
+  /** How many objects are recorded (expired ones included until a read drops them). */
+  synchronized int recordedCount() {
+    return mutations.size();
+  }
+
+  /** The index of the recorded objects for this informer index, built on its first use. */
+  private synchronized RecordedIndex<T> index(String indexName) {
+    RecordedIndex<T> index = indexes.get(indexName);
+    if (index != null) {
+      return index;
+    }
+    Function<T, List<String>> indexFunc = backing.getIndexers().get(indexName);
+    if (indexFunc == null) {
+      throw new IllegalArgumentException("no index named " + indexName);
+    }
+    index = new RecordedIndex<>(indexFunc);
+    for (Map.Entry<String, Entry<T>> e : mutations.entrySet()) {
+      index.add(e.getKey(), e.getValue().obj());
+    }
+    indexes.put(indexName, index);
+    return index;
   }
 
   private synchronized T newer(String key, T cached) {
@@ -127,7 +165,7 @@ public final class MutationCache<T extends HasMetadata> {
       return cached;
     }
     if (compare(cached, recorded) >= 0) {
-      mutations.remove(key); // the informer caught up
+      remove(key); // the informer caught up
       return cached;
     }
     return recorded;
@@ -139,21 +177,35 @@ public final class MutationCache<T extends HasMetadata> {
       return null;
     }
     if (!clock.now().isBefore(e.expires())) {
-      mutations.remove(key);
+      remove(key);
       return null;
     }
     return e.obj();
   }
 
-  private synchronized Map<String, T> liveRecorded() {
+  /** The unexpired recorded objects with {@code value} in the index, oldest recorded first. */
+  private synchronized Map<String, T> recordedFor(RecordedIndex<T> index, String value) {
+    List<String> keys = index.keys(value);
+    if (keys.isEmpty()) {
+      return Map.of();
+    }
     Map<String, T> out = new LinkedHashMap<>();
-    for (String key : new ArrayList<>(mutations.keySet())) {
+    for (String key : keys) {
       T obj = recorded(key);
       if (obj != null) {
         out.put(key, obj);
       }
     }
     return out;
+  }
+
+  private void remove(String key) {
+    Entry<T> removed = mutations.remove(key);
+    if (removed != null) {
+      for (RecordedIndex<T> index : indexes.values()) {
+        index.remove(key);
+      }
+    }
   }
 
   /** Compares integer resourceVersions; unparsable ones count as "cached is newer". */
@@ -164,6 +216,50 @@ public final class MutationCache<T extends HasMetadata> {
       return Long.compare(a, b);
     } catch (NumberFormatException | NullPointerException e) {
       return 1;
+    }
+  }
+
+  /**
+   * One index over the recorded objects: their keys by index value, in recording order, and each
+   * key's values (to unindex it). Not thread-safe; used under the cache's lock.
+   */
+  private static final class RecordedIndex<T> {
+    private final Function<T, List<String>> indexFunc;
+    private final Map<String, LinkedHashSet<String>> keysByValue = new HashMap<>();
+    private final Map<String, List<String>> valuesByKey = new HashMap<>();
+
+    RecordedIndex(Function<T, List<String>> indexFunc) {
+      this.indexFunc = indexFunc;
+    }
+
+    void add(String key, T obj) {
+      List<String> values = indexFunc.apply(obj);
+      if (values == null || values.isEmpty()) {
+        return;
+      }
+      valuesByKey.put(key, values);
+      for (String value : values) {
+        keysByValue.computeIfAbsent(value, v -> new LinkedHashSet<>()).add(key);
+      }
+    }
+
+    void remove(String key) {
+      List<String> values = valuesByKey.remove(key);
+      if (values == null) {
+        return;
+      }
+      for (String value : values) {
+        Set<String> keys = keysByValue.get(value);
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+          keysByValue.remove(value);
+        }
+      }
+    }
+
+    /** A copy: reading an expired key removes it from the index. */
+    List<String> keys(String value) {
+      Set<String> keys = keysByValue.get(value);
+      return keys == null ? List.of() : new ArrayList<>(keys);
     }
   }
 }
