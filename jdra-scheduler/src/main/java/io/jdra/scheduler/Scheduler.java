@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.record.EventRecorder;
 import io.jdra.scheduler.cache.SchedulerCache;
 import io.jdra.scheduler.framework.CycleState;
 import io.jdra.scheduler.framework.Framework;
@@ -39,6 +40,9 @@ public final class Scheduler {
   /** Percentage of scheduling cycles whose plugin durations are recorded, as upstream. */
   static final int PLUGIN_METRICS_PERCENT = 10;
 
+  /** Upstream's {@code validation.NoteLengthLimit}. */
+  static final int NOTE_LENGTH_LIMIT = 1024;
+
   private final Ctx ctx;
   private final KubernetesClient client;
   private final Framework framework;
@@ -46,7 +50,7 @@ public final class Scheduler {
   private final SchedulingQueue queue;
   private final SchedulerCache cache;
   private final DraManager draManager;
-  private final EventSink events;
+  private final EventRecorder events;
   private final SchedulerMetrics metrics;
   private final Function<String, Pod> currentPod;
   private final ExecutorService binders;
@@ -60,7 +64,7 @@ public final class Scheduler {
       SchedulingQueue queue,
       SchedulerCache cache,
       DraManager draManager,
-      EventSink events,
+      EventRecorder events,
       SchedulerMetrics metrics,
       Function<String, Pod> currentPod) {
     this.ctx = ctx;
@@ -231,9 +235,10 @@ public final class Scheduler {
     metrics.attempt(SchedulerMetrics.SCHEDULED, framework.profileName(), ctx.clock().since(start));
     metrics.podScheduled(p.attempts(), ctx.clock().since(p.initialAttemptTimestamp()));
     pctx.logger().v(2).info("Successfully bound pod to node", "node", node);
-    events.event(
+    events.eventf(
         pod.pod(),
-        "Normal",
+        null,
+        EventRecorder.NORMAL,
         "Scheduled",
         "Binding",
         "Successfully assigned " + pod.key() + " to " + node);
@@ -258,11 +263,28 @@ public final class Scheduler {
       }
       queue.addUnschedulableIfNotPresent(p);
       String reason = status.isError() ? "SchedulerError" : "Unschedulable";
-      events.event(pod.pod(), "Warning", "FailedScheduling", "Scheduling", message);
+      events.eventf(
+          pod.pod(),
+          null,
+          EventRecorder.WARNING,
+          "FailedScheduling",
+          "Scheduling",
+          truncateMessage(message));
       updateCondition(current, reason, message);
     } finally {
       queue.done(pod.uid());
     }
+  }
+
+  /**
+   * An event's note is at most 1,024 long (upstream's NoteLengthLimit); the condition keeps it all.
+   */
+  static String truncateMessage(String message) {
+    if (message.length() <= NOTE_LENGTH_LIMIT) {
+      return message;
+    }
+    String suffix = " ...";
+    return message.substring(0, NOTE_LENGTH_LIMIT - suffix.length()) + suffix;
   }
 
   private void updateCondition(Pod pod, String reason, String message) {

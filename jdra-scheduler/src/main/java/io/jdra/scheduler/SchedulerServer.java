@@ -12,6 +12,8 @@ import io.jdra.api.versions.DeviceTaintRuleVersions;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.cache.Handlers;
 import io.jdra.runtime.cache.InformerFactory;
+import io.jdra.runtime.record.EventRecorder;
+import io.jdra.runtime.record.EventRecorderOptions;
 import io.jdra.scheduler.cache.SchedulerCache;
 import io.jdra.scheduler.framework.ClusterEvent;
 import io.jdra.scheduler.framework.ClusterEvent.EventResource;
@@ -72,9 +74,14 @@ public final class SchedulerServer {
     Parallelizer parallelizer = new Parallelizer(options.parallelism());
     ExtendedResources ext =
         new ExtendedResources(dra, options.featureGates().enabled(Feature.DRA_EXTENDED_RESOURCE));
-    EventSink events =
-        new EventSink.Api(
-            ctx, client, SchedulerOptions.DEFAULT_SCHEDULER_NAME, options.schedulerName());
+    // As kube-scheduler: the profile's recorder reports as the scheduler name, instance
+    // <name>-<host> (client-go's NewRecorder).
+    EventRecorder events =
+        EventRecorder.create(
+            client,
+            new EventRecorderOptions(
+                options.schedulerName(), options.schedulerName() + "-" + hostname()),
+            ctx);
     Framework framework =
         Profiles.defaultProfile(
             options.schedulerName(),
@@ -85,7 +92,8 @@ public final class SchedulerServer {
                 new ApiClaimWriter(
                     client, options.featureGates().enabled(Feature.DRA_WORKLOAD_RESOURCE_CLAIMS)),
                 System::nanoTime,
-                events::event),
+                (pod, type, reason, action, note) ->
+                    events.eventf(pod, null, type, reason, action, note)),
             new DefaultBinder(client),
             parallelizer,
             ext::classFor);
@@ -324,6 +332,15 @@ public final class SchedulerServer {
   }
 
   /** Which parts of a node changed, as upstream's node update events. */
+  /** The host name, as client-go's NewRecorder puts it into reportingInstance. */
+  private static String hostname() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "localhost";
+    }
+  }
+
   static int nodeUpdateActions(Node o, Node n) {
     int a = 0;
     if (!Objects.equals(

@@ -8,9 +8,6 @@ import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.api.model.events.v1.EventSeries;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.clock.Clock;
 import io.jdra.runtime.logging.Klog;
@@ -27,22 +24,27 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The events.k8s.io/v1 recorder and broadcaster of client-go's tools/events, in one class. */
+/**
+ * The events.k8s.io/v1 recorder and broadcaster of client-go's tools/events, in one class: a worker
+ * thread aggregates events in the order recorded, an {@link EventWriter} writes them concurrently.
+ */
 final class ApiEventRecorder implements EventRecorder {
   static final Duration REFRESH_PERIOD = Duration.ofMinutes(30);
   static final Duration FINISH_TIME = Duration.ofMinutes(6);
-  static final int MAX_TRIES = 12;
-  static final Duration RETRY_DELAY = Duration.ofSeconds(10);
+
+  /** How long {@link #close} waits for the writes under way. */
+  static final Duration CLOSE_GRACE = Duration.ofSeconds(5);
+
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX").withZone(ZoneOffset.UTC);
   private static final Runnable STOP = () -> {};
 
-  private final KubernetesClient client;
   private final EventRecorderOptions options;
   private final Clock clock;
   private final Logger log;
   private final BlockingQueue<Runnable> buffer;
-  private final Map<Key, Event> cache = new HashMap<>();
+  private final EventWriter writer;
+  private final Map<Key, Entry> cache = new HashMap<>();
   private final Set<Clock.Timer> timers = new HashSet<>();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong lastNanos = new AtomicLong();
@@ -57,12 +59,38 @@ final class ApiEventRecorder implements EventRecorder {
       ObjectReference regarding,
       ObjectReference related) {}
 
+  /**
+   * An event in the cache: the first one as written (never changed, a write may be encoding it) and
+   * how often it occurred; from two on it is a series.
+   */
+  private static final class Entry {
+    final Event event;
+    int count = 1;
+    Instant lastObserved;
+
+    Entry(Event event, Instant now) {
+      this.event = event;
+      this.lastObserved = now;
+    }
+
+    Event withSeries() {
+      return new EventBuilder(event)
+          .withSeries(new EventSeries(count, microTime(lastObserved)))
+          .build();
+    }
+  }
+
   ApiEventRecorder(KubernetesClient client, EventRecorderOptions options, Ctx ctx) {
-    this.client = client;
+    this(new ApiEventSink(client), options, ctx);
+  }
+
+  /** Writes to {@code sink}; at most {@code options.bufferSize()} writes pending. */
+  ApiEventRecorder(EventSink sink, EventRecorderOptions options, Ctx ctx) {
     this.options = options;
     this.clock = ctx.clock();
     this.log = ctx.logger().withName("events").v(3);
     this.buffer = new ArrayBlockingQueue<>(options.bufferSize());
+    this.writer = new EventWriter(sink, clock, log, options.bufferSize());
     this.worker = Thread.ofPlatform().daemon().name("jdra-event-recorder").start(this::work);
     scheduleLocked(REFRESH_PERIOD, this::refreshTick);
     scheduleLocked(FINISH_TIME, this::finishTick);
@@ -123,9 +151,14 @@ final class ApiEventRecorder implements EventRecorder {
     }
   }
 
-  /** Events dropped because the buffer was full or the recorder closed. */
+  /** Events dropped: the buffer was full, too many writes were pending, or the recorder closed. */
   long dropped() {
-    return dropped.get();
+    return dropped.get() + writer.dropped();
+  }
+
+  /** The writer (tests look at its pending writes and retries). */
+  EventWriter writer() {
+    return writer;
   }
 
   private Event build(
@@ -198,7 +231,10 @@ final class ApiEventRecorder implements EventRecorder {
     }
   }
 
-  /** Upstream's recordToSink: aggregate into the cache, then write if needed. */
+  /**
+   * Upstream's recordToSink: aggregate into the cache, then hand what is to be written to the
+   * writer. Runs on the worker only, so aggregation is in the order events were recorded.
+   */
   private void record(Event ev) {
     Key key =
         new Key(
@@ -207,98 +243,31 @@ final class ApiEventRecorder implements EventRecorder {
             ev.getReportingController(),
             ev.getRegarding(),
             ev.getRelated());
-    Event cached = cache.get(key);
+    Entry cached = cache.get(key);
     if (cached == null) {
-      cache.put(key, ev);
-      write(new EventBuilder(ev).build(), 1);
+      cache.put(key, new Entry(ev, clock.now()));
+      write(ev, true);
       return;
     }
-    MicroTime now = microTime(clock.now());
-    if (cached.getSeries() != null) {
-      cached.getSeries().setCount(cached.getSeries().getCount() + 1);
-      cached.getSeries().setLastObservedTime(now);
-      return;
-    }
-    cached.setSeries(new EventSeries(2, now));
-    write(new EventBuilder(cached).build(), 1);
-  }
-
-  /** Creates the event, or patches its series; retries transient failures on the clock. */
-  private void write(Event ev, int attempt) {
-    try {
-      if (ev.getSeries() == null) {
-        client.events().v1().events().inNamespace(ns(ev)).resource(ev).create();
-      } else {
-        patchSeries(ev);
-      }
-      logEvent(ev);
-    } catch (KubernetesClientException e) {
-      int code = e.getCode();
-      if (code == 409) {
-        log.info("Event already exists, not retried", "event", name(ev));
-      } else if (code >= 400 && code < 500 && code != 429) {
-        log.info(
-            "Server rejected event (will not retry!)", "event", name(ev), "err", e.getMessage());
-      } else if (attempt >= MAX_TRIES) {
-        log.info("Unable to write event (retry limit exceeded!)", "event", name(ev));
-      } else if (!closed) {
-        log.info("Unable to write event, will retry", "event", name(ev), "err", e.getMessage());
-        scheduleLocked(RETRY_DELAY, () -> buffer.offer(() -> write(ev, attempt + 1)));
-      }
+    cached.lastObserved = clock.now();
+    cached.count++;
+    if (cached.count == 2) {
+      write(cached.withSeries(), true);
     }
   }
 
-  private void patchSeries(Event ev) {
-    try {
-      client
-          .events()
-          .v1()
-          .events()
-          .inNamespace(ns(ev))
-          .withName(name(ev))
-          .patch(
-              PatchContext.of(PatchType.JSON_MERGE),
-              "{\"series\":{\"count\":"
-                  + ev.getSeries().getCount()
-                  + ",\"lastObservedTime\":\""
-                  + ev.getSeries().getLastObservedTime().getTime()
-                  + "\"}}");
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
-        throw e;
-      }
-      // The first event expired or was deleted: create it anew, series included.
-      Event fresh =
-          new EventBuilder(ev).editMetadata().withResourceVersion(null).endMetadata().build();
-      client.events().v1().events().inNamespace(ns(ev)).resource(fresh).create();
+  private void write(Event ev, boolean retry) {
+    if (!writer.submit(ev, retry)) {
+      dropped.incrementAndGet();
+      log.info("Event dropped, too many writes pending", "event", Klog.kref(ns(ev), name(ev)));
     }
-  }
-
-  private void logEvent(Event ev) {
-    ObjectReference r = ev.getRegarding();
-    log.info(
-        "Event occurred",
-        "object",
-        Klog.kref(r.getNamespace(), r.getName()),
-        "kind",
-        r.getKind(),
-        "apiVersion",
-        r.getApiVersion(),
-        "type",
-        ev.getType(),
-        "reason",
-        ev.getReason(),
-        "action",
-        ev.getAction(),
-        "note",
-        ev.getNote());
   }
 
   private void refreshTick() {
     buffer.offer(() -> {
-      for (Event ev : cache.values()) {
-        if (ev.getSeries() != null) {
-          write(new EventBuilder(ev).build(), MAX_TRIES);
+      for (Entry e : cache.values()) {
+        if (e.count > 1) {
+          write(e.withSeries(), false);
         }
       }
     });
@@ -308,21 +277,20 @@ final class ApiEventRecorder implements EventRecorder {
   private void finishTick() {
     buffer.offer(() -> {
       Instant limit = clock.now().minus(FINISH_TIME);
-      cache.entrySet().removeIf(e -> finished(e.getValue(), limit));
+      cache.values().removeIf(e -> finished(e, limit));
     });
     scheduleLocked(FINISH_TIME, this::finishTick);
   }
 
   /** A series without repeats for 6 minutes is written one last time and forgotten. */
-  private boolean finished(Event ev, Instant limit) {
-    if (ev.getSeries() != null) {
-      if (Instant.parse(ev.getSeries().getLastObservedTime().getTime()).isBefore(limit)) {
-        write(new EventBuilder(ev).build(), MAX_TRIES);
-        return true;
-      }
+  private boolean finished(Entry e, Instant limit) {
+    if (!e.lastObserved.isBefore(limit)) {
       return false;
     }
-    return Instant.parse(ev.getEventTime().getTime()).isBefore(limit);
+    if (e.count > 1) {
+      write(e.withSeries(), false);
+    }
+    return true;
   }
 
   /** Schedules on the clock; close() cancels what has not run yet. */
@@ -370,5 +338,6 @@ final class ApiEventRecorder implements EventRecorder {
       worker.interrupt();
       Thread.currentThread().interrupt();
     }
+    writer.close(CLOSE_GRACE);
   }
 }

@@ -11,16 +11,21 @@ import io.jdra.runtime.Ctx;
  *
  * <ul>
  *   <li>{@link #eventf} never blocks and never throws for API trouble: events go into a bounded
- *       buffer (1000, upstream's {@code maxQueuedEvents}) written by one background thread; when
- *       the buffer is full the event is dropped and counted.
+ *       buffer (1000, upstream's {@code maxQueuedEvents}) that one background thread aggregates;
+ *       when the buffer is full the event is dropped and counted.
  *   <li>Repeats (same regarding and related object, reason, action, reporting controller) are
  *       aggregated as upstream: the first is created, the second turns it into a {@code series}
  *       (count 2), later ones only count up and are written when the series is refreshed (every 30
  *       minutes) or ends (no repeat for 6 minutes).
- *   <li>Failed writes are retried 12 times, 10 s apart; rejected ones (4xx) are not.
+ *   <li>Writes run concurrently, as upstream's broadcaster writes each event on a goroutine: each
+ *       event object's writes on a virtual thread, one after the other (a series patch never
+ *       overtakes its create), at most as many pending as the buffer holds (more are dropped).
+ *   <li>A write that got no answer is tried again 10 s later (plus up to 25 %), 12 attempts in all,
+ *       on the clock; an answer from the API server (rejected, conflict, error) is final.
  *   <li>The recorder's own activity is logged at V(3) ("Event occurred", write failures), so
  *       components can silence it.
- *   <li>{@link #close()} writes what is buffered and stops the thread; later events are dropped.
+ *   <li>{@link #close()} writes what is buffered, waits (up to 5 s) for the writes under way, drops
+ *       those waiting for a retry and stops the thread; later events are dropped.
  * </ul>
  *
  * Thread-safe.
@@ -56,7 +61,9 @@ public interface EventRecorder extends AutoCloseable {
       String noteFormat,
       Object... args);
 
-  /** Flushes buffered events and stops the background thread. Idempotent. */
+  /**
+   * Flushes buffered events, waits for their writes and stops the background thread. Idempotent.
+   */
   @Override
   void close();
 
