@@ -71,20 +71,35 @@ final class FieldManager {
   private static final FieldPath SPEC = path("spec");
 
   private record Context(String apiVersion, String kind, Field root, String subresource) {
-    /** Drops the fields the strategy resets for this endpoint (status or everything else). */
+    /**
+     * Drops the fields the strategy resets for this endpoint (status or everything else) from a set
+     * only the caller holds, and returns it.
+     */
     FieldSet ignore(FieldSet s) {
       if ("status".equals(subresource)) {
-        return s.withoutPrefix(SPEC);
-      }
-      if (subresource.isEmpty() && STATUS_KINDS.contains(kind)) {
-        return s.withoutPrefix(STATUS);
+        s.removePrefix(SPEC);
+      } else if (subresource.isEmpty() && STATUS_KINDS.contains(kind)) {
+        s.removePrefix(STATUS);
       }
       return s;
     }
   }
 
+  /** Drops the paths no manager owns from a set only the caller holds, and returns it. */
   private static FieldSet strip(FieldSet s) {
-    return s.minus(STRIPPED_SET);
+    s.removeAll(STRIPPED_SET);
+    return s;
+  }
+
+  /**
+   * The entry's set without what a write changed or removed; the set itself when the write did not
+   * touch it (most writes change fields of one manager only).
+   */
+  private static FieldSet without(FieldSet set, FieldSet changed, FieldSet removed) {
+    if (!set.intersects(changed) && !set.intersects(removed)) {
+      return set;
+    }
+    return set.minus(changed).minus(removed);
   }
 
   private static final FieldSet STRIPPED_SET = new FieldSet(STRIPPED);
@@ -202,7 +217,7 @@ final class FieldManager {
     }
     for (Entry e : managers.values()) {
       if (!e.id.equals(id)) {
-        e.set = e.set.minus(changed).minus(cmp.removed());
+        e.set = without(e.set, changed, cmp.removed());
       }
     }
     boolean noop = Json.same(live, merged);
@@ -356,7 +371,7 @@ final class FieldManager {
     if (!cmp.isSame()) {
       FieldSet changed = cmp.changed();
       for (Entry e : managers.values()) {
-        e.set = e.set.minus(changed).minus(cmp.removed());
+        e.set = without(e.set, changed, cmp.removed());
       }
       Id id = Id.update(manager, apiVersion, ctx.subresource);
       FieldSet own = strip(changed);

@@ -70,6 +70,38 @@ final class FieldSet {
     return s;
   }
 
+  /** Whether the two sets share a path (looked up from the smaller one). */
+  boolean intersects(FieldSet o) {
+    FieldSet small = paths.size() <= o.paths.size() ? this : o;
+    FieldSet large = small == this ? o : this;
+    for (FieldPath p : small.paths) {
+      if (large.paths.contains(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Removes the paths of {@code o} from this set itself (for a set only its builder holds). */
+  void removeAll(FieldSet o) {
+    if (intersects(o)) {
+      paths.removeAll(o.paths);
+    }
+  }
+
+  /**
+   * Removes {@code prefix} and the paths under it from this set itself (for a set only its builder
+   * holds): they sort together right after it, so this is a range removal.
+   */
+  void removePrefix(FieldPath prefix) {
+    for (Iterator<FieldPath> it = paths.tailSet(prefix, true).iterator(); it.hasNext(); ) {
+      if (!it.next().startsWith(prefix)) {
+        break;
+      }
+      it.remove();
+    }
+  }
+
   /**
    * The set without {@code prefix} and the paths under it, which sort together right after it: a
    * copy and a range removal rather than a test of every path.

@@ -36,6 +36,15 @@ public final class ObjectService {
   private final Clock clock;
   private final Patching patching;
 
+  /** The trees of recent writes: the next write to the object copies instead of parsing. */
+  private final RecentTrees recentTrees = new RecentTrees(RECENT_TREES);
+
+  /**
+   * Versions whose trees are kept: a few thousand, enough for a pod's and its claim's successive
+   * writes while hundreds of pods are in flight; a few MB of heap.
+   */
+  static final int RECENT_TREES = 1024;
+
   public ObjectService(
       ResourceRegistry registry,
       Storage storage,
@@ -80,7 +89,7 @@ public final class ObjectService {
 
   /** Serializes an object at a resourceVersion, extracting what selectors need. */
   public StoredObject toStored(ResourceType t, ObjectNode obj, long rv) {
-    return prepare(t, obj).apply(rv);
+    return prepare(t, obj, null).apply(rv);
   }
 
   /**
@@ -88,6 +97,10 @@ public final class ObjectService {
    * write so that its lock covers only a byte splice. The tree is consumed.
    */
   PreparedObject prepare(ResourceType t, ObjectNode obj) {
+    return prepare(t, obj, recentTrees);
+  }
+
+  private PreparedObject prepare(ResourceType t, ObjectNode obj, RecentTrees recent) {
     ObjectNode meta = Json.child(obj, "metadata");
     Map<String, String> fields = new LinkedHashMap<>();
     // Kept by path, so that every API sharing the storage selects on the same values.
@@ -102,7 +115,8 @@ public final class ObjectService {
         Json.text(meta, "name"),
         Json.text(meta, "uid"),
         compactLabels(meta.get("labels")),
-        Map.copyOf(fields));
+        Map.copyOf(fields),
+        recent);
   }
 
   /**
@@ -334,7 +348,7 @@ public final class ObjectService {
       if (preconditionVersion != 0 && current.resourceVersion() != preconditionVersion) {
         throw ApiException.modified(t, name);
       }
-      ObjectNode old = Json.parseObject(current.json());
+      ObjectNode old = recentTrees.tree(current);
       ObjectNode desired = mutate.apply(copyCurrent ? old.deepCopy() : old);
       long desiredVersion = parseVersion(Json.text(desired, "metadata.resourceVersion"));
       if (desiredVersion != 0 && desiredVersion != current.resourceVersion()) {

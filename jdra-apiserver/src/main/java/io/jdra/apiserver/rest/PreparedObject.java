@@ -29,6 +29,8 @@ final class PreparedObject implements LongFunction<StoredObject> {
   private final Map<String, String> fields;
   private final byte[] json;
   private final int markerAt;
+  private final ObjectNode tree;
+  private final RecentTrees recent;
 
   private PreparedObject(
       String namespace,
@@ -37,7 +39,9 @@ final class PreparedObject implements LongFunction<StoredObject> {
       Map<String, String> labels,
       Map<String, String> fields,
       byte[] json,
-      int markerAt) {
+      int markerAt,
+      ObjectNode tree,
+      RecentTrees recent) {
     this.namespace = namespace;
     this.name = name;
     this.uid = uid;
@@ -45,11 +49,14 @@ final class PreparedObject implements LongFunction<StoredObject> {
     this.fields = fields;
     this.json = json;
     this.markerAt = markerAt;
+    this.tree = tree;
+    this.recent = recent;
   }
 
   /**
    * Serializes {@code obj} with a marker for its resourceVersion. The tree keeps the marker; it is
-   * not to be used afterwards.
+   * not to be used afterwards: with {@code recent} (null: not remembered), the stored version
+   * remembers it, and later writes copy it.
    */
   static PreparedObject of(
       ObjectNode obj,
@@ -57,7 +64,8 @@ final class PreparedObject implements LongFunction<StoredObject> {
       String name,
       String uid,
       Map<String, String> labels,
-      Map<String, String> fields) {
+      Map<String, String> fields,
+      RecentTrees recent) {
     Json.child(obj, "metadata").put("resourceVersion", MARKER);
     byte[] bytes = Json.bytes(obj);
     int at = indexOf(bytes, NEEDLE);
@@ -65,13 +73,18 @@ final class PreparedObject implements LongFunction<StoredObject> {
       // The marker is plain ASCII: the serializer writes it as given, so this is a bug.
       throw new IllegalStateException("resourceVersion marker not found in serialized object");
     }
-    return new PreparedObject(namespace, name, uid, labels, fields, bytes, at + VALUE_OFFSET);
+    return new PreparedObject(
+        namespace, name, uid, labels, fields, bytes, at + VALUE_OFFSET, obj, recent);
   }
 
   /** The stored form at {@code rv}. */
   @Override
   public StoredObject apply(long rv) {
-    return new StoredObject(namespace, name, uid, rv, bytesAt(rv), labels, fields);
+    StoredObject stored = new StoredObject(namespace, name, uid, rv, bytesAt(rv), labels, fields);
+    if (recent != null) {
+      recent.remember(stored, tree, MARKER);
+    }
+    return stored;
   }
 
   private byte[] bytesAt(long rv) {

@@ -39,7 +39,8 @@ class PreparedObjectTest {
               "a",
               "uid",
               Map.of(),
-              Map.of());
+              Map.of(),
+              null);
       StoredObject o = p.apply(rv);
 
       assertThat(new String(o.json(), StandardCharsets.UTF_8))
