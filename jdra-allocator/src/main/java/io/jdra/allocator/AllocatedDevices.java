@@ -106,7 +106,7 @@ public final class AllocatedDevices {
   }
 
   private Counts counts(DeviceId id) {
-    PoolKey pool = new PoolKey(id.driver(), id.pool());
+    PoolKey pool = PoolKey.of(id.driver(), id.pool());
     dirty.add(pool);
     return counts
         .computeIfAbsent(pool, k -> new HashMap<>())

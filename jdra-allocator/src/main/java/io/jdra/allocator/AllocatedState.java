@@ -22,21 +22,49 @@ public final class AllocatedState {
   private static final AllocatedState EMPTY = new AllocatedState(Map.of(), Map.of());
 
   /**
-   * A resource pool: its driver and its name. Equality is written out: a record's generated one
-   * goes through method handles, which C1-compiled code calls slowly, and the allocator looks a
-   * pool up once per pool and node.
+   * A resource pool: its driver and its name. Equality is written out and the hash kept: the
+   * allocator looks a pool up once per pool and node, with the key its pool view made once.
    */
-  record PoolKey(String driver, String pool) {
+  public static final class PoolKey {
+    private final String driver;
+    private final String pool;
+    private final int hash;
+
+    private PoolKey(String driver, String pool) {
+      this.driver = driver;
+      this.pool = pool;
+      this.hash = 31 * Objects.hashCode(driver) + Objects.hashCode(pool);
+    }
+
+    public static PoolKey of(String driver, String pool) {
+      return new PoolKey(driver, pool);
+    }
+
+    public String driver() {
+      return driver;
+    }
+
+    public String pool() {
+      return pool;
+    }
+
     @Override
     public boolean equals(Object o) {
-      return o instanceof PoolKey k
-          && Objects.equals(k.driver, driver)
-          && Objects.equals(k.pool, pool);
+      return o == this
+          || o instanceof PoolKey k
+              && k.hash == hash
+              && Objects.equals(k.driver, driver)
+              && Objects.equals(k.pool, pool);
     }
 
     @Override
     public int hashCode() {
-      return 31 * Objects.hashCode(driver) + Objects.hashCode(pool);
+      return hash;
+    }
+
+    @Override
+    public String toString() {
+      return driver + "/" + pool;
     }
   }
 
@@ -98,7 +126,11 @@ public final class AllocatedState {
    * asks this once per pool and node.
    */
   public Map<String, Use> pool(String driver, String pool) {
-    PoolKey key = new PoolKey(driver, pool);
+    return pool(new PoolKey(driver, pool));
+  }
+
+  /** As {@link #pool(String, String)}, with a key made once. */
+  public Map<String, Use> pool(PoolKey key) {
     if (!overlay.isEmpty()) {
       Map<String, Use> m = overlay.get(key);
       if (m != null) {

@@ -101,7 +101,7 @@ public final class Allocation {
       PreparedClaims prepared)
       throws AllocationException {
     List<PoolInfo> pools = gathered.pools();
-    Dev[] devices = devices(gathered.devices(), in.state(), in.features().partitionableDevices());
+    Dev[] devices = devices(gathered, in.state(), in.features().partitionableDevices());
     RequestData[][][] requests = new RequestData[claims.size()][][];
     Search search =
         new Search(
@@ -231,20 +231,19 @@ public final class Allocation {
     return new Explanation(explanation.node(), explanation.claims(), notes);
   }
 
-  static Dev[] devices(DevFacts[] facts, AllocatedState state, boolean partitionable) {
+  static Dev[] devices(Slices.Gathered view, AllocatedState state, boolean partitionable) {
+    DevFacts[] facts = view.devices();
     Dev[] out = new Dev[facts.length];
-    int from = 0;
-    while (from < facts.length) {
-      // Devices come pool by pool: one lookup per pool, and a pool whose devices in use did not
-      // change since the last allocation on this view hands out the same Dev objects.
-      PoolInfo pool = facts[from].pool;
-      int to = from + 1;
-      while (to < facts.length && facts[to].pool == pool) {
-        to++;
-      }
-      Dev[] devs = pool.devices(state.pool(pool.driver, pool.name), facts, from, to, partitionable);
+    PoolInfo[] pools = view.runPools();
+    int[] starts = view.runStarts();
+    for (int k = 0; k < pools.length; k++) {
+      // One lookup per pool, and a pool whose devices in use did not change since the last
+      // allocation on this view hands out the same Dev objects.
+      PoolInfo pool = pools[k];
+      int from = starts[k];
+      int to = starts[k + 1];
+      Dev[] devs = pool.devices(state.pool(pool.key), facts, from, to, partitionable);
       System.arraycopy(devs, 0, out, from, to - from);
-      from = to;
     }
     return out;
   }

@@ -1,10 +1,12 @@
 package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.allocator.AllocatedState;
 import io.jdra.api.names.DeviceId;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Map;
 
 /** A candidate device in search order, with what the search keeps asking about it. */
@@ -23,6 +25,9 @@ final class Dev {
   final boolean inUseAtAll;
 
   final boolean allowMultipleAllocations;
+
+  /** {@link DevFacts#taints}: null when the device has none. */
+  final List<DeviceTaint> taints;
 
   /** Capacity consumed by shares allocated before this allocation, or null. */
   final Map<String, BigDecimal> consumed;
@@ -51,6 +56,7 @@ final class Dev {
     this.inUseAtAll = use != null && use.inUse();
     this.consumed = use == null ? null : use.consumed();
     this.allowMultipleAllocations = facts.allowMultipleAllocations;
+    this.taints = facts.taints;
     this.poolCounters = poolCounters;
     this.countersNeverFit =
         poolCounters != null && !Counters.fits(poolCounters, null, facts.counterConsumption());

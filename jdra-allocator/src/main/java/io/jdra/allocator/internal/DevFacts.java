@@ -3,9 +3,11 @@ package io.jdra.allocator.internal;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceTaint;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.jdra.api.names.DeviceId;
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -28,6 +30,12 @@ final class DevFacts {
    * -1.
    */
   final int nodeSelectorCheck;
+
+  /**
+   * The device's taints (DeviceTaintRules applied), or null when it has none: asked for every
+   * device a search picks, and most devices have none.
+   */
+  final List<DeviceTaint> taints;
 
   /** Whether the device consumes shared counters (asked for every candidate of every search). */
   private final boolean consumesCounters;
@@ -63,6 +71,8 @@ final class DevFacts {
     this.nodeSelectorCheck = nodeSelectorCheck(device, slice);
     this.consumesCounters =
         device.getConsumesCounters() != null && !device.getConsumesCounters().isEmpty();
+    this.taints =
+        device.getTaints() == null || device.getTaints().isEmpty() ? null : device.getTaints();
   }
 
   private static int nodeSelectorCheck(Device device, ResourceSlice slice) {

@@ -182,7 +182,7 @@ final class Explainer {
       return ALLOCATED;
     }
     if (s.features.deviceTaints()) {
-      DeviceTaint t = Taints.untolerated(dev.device.getTaints(), rd.tolerations);
+      DeviceTaint t = Taints.untolerated(dev.taints, rd.tolerations);
       if (t != null) {
         return TAINT
             + " ("

@@ -217,8 +217,7 @@ final class MatchingPruner implements Pruner {
         && !dev.device.getConsumesCounters().isEmpty()) {
       return false;
     }
-    if (s.features.deviceTaints()
-        && Taints.untolerated(dev.device.getTaints(), rd.tolerations) != null) {
+    if (s.features.deviceTaints() && Taints.untolerated(dev.taints, rd.tolerations) != null) {
       return false;
     }
     if (s.features.consumableCapacity()) {

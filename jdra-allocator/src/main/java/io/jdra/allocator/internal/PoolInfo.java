@@ -14,6 +14,10 @@ import java.util.Map;
 final class PoolInfo {
   final String driver;
   final String name;
+
+  /** The key of the pool's devices in use ({@link AllocatedState#pool(AllocatedState.PoolKey)}). */
+  final AllocatedState.PoolKey key;
+
   final boolean incomplete;
   final String invalidReason;
   final List<ResourceSlice> slicesTargetingNode;
@@ -47,6 +51,7 @@ final class PoolInfo {
       Map<String, CounterSet> counterSets) {
     this.driver = driver;
     this.name = name;
+    this.key = AllocatedState.PoolKey.of(driver, name);
     this.incomplete = incomplete;
     this.invalidReason = invalidReason;
     this.slicesTargetingNode = slicesTargetingNode;

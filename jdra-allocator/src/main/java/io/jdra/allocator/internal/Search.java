@@ -60,7 +60,7 @@ final class Search {
   List<Pick>[] results;
   int[] exclusiveHolders;
   int[] pendingShares;
-  Map<Integer, Map<String, BigDecimal>> allocatingCapacity = new HashMap<>();
+  Map<Integer, Map<String, BigDecimal>> allocatingCapacity = Map.of();
 
   /** What the picks so far consume, per pool (by identity) and counter set. */
   Map<String, Map<String, BigDecimal>>[] consumedCounters;
@@ -124,8 +124,10 @@ final class Search {
       results[c] = new ArrayList<>();
     }
     exclusiveHolders = new int[devices.length];
-    pendingShares = new int[devices.length];
-    allocatingCapacity = new HashMap<>();
+    // Shares exist only with consumable capacity; most searches need neither.
+    boolean shares = features.consumableCapacity();
+    pendingShares = shares ? new int[devices.length] : null;
+    allocatingCapacity = shares ? new HashMap<>() : Map.of();
     consumedCounters = new Map[pools.size()];
     calls = 0;
   }
@@ -391,8 +393,7 @@ final class Search {
       }
       counters = true;
     }
-    if (features.deviceTaints()
-        && Taints.untolerated(dev.device.getTaints(), rd.tolerations) != null) {
+    if (features.deviceTaints() && Taints.untolerated(dev.taints, rd.tolerations) != null) {
       if (counters) {
         returnCounters(dev);
       }
@@ -512,6 +513,6 @@ final class Search {
 
   /** Counters left by the devices allocated before this allocation (for explanations). */
   Map<String, Map<String, BigDecimal>> computeAvailable(PoolInfo pool) {
-    return pool.availableCounters(state.pool(pool.driver, pool.name));
+    return pool.availableCounters(state.pool(pool.key));
   }
 }

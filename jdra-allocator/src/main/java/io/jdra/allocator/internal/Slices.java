@@ -48,7 +48,9 @@ public final class Slices {
       List<Pools.Skipped> skipped,
       DevFacts[] devices,
       boolean nodeIndependent,
-      byte[][] selectable) {
+      byte[][] selectable,
+      PoolInfo[] runPools,
+      int[] runStarts) {
 
     Gathered(
         Node node,
@@ -56,7 +58,28 @@ public final class Slices {
         List<Pools.Skipped> skipped,
         DevFacts[] devices,
         boolean nodeIndependent) {
-      this(node, pools, skipped, devices, nodeIndependent, new byte[MAX_KEYS][]);
+      this(node, pools, skipped, devices, nodeIndependent, new byte[MAX_KEYS][], null, null);
+    }
+
+    /**
+     * The devices come pool by pool: {@code runPools[k]}'s devices are {@code
+     * devices[runStarts[k]..runStarts[k + 1])}, found once per view rather than by walking the
+     * devices on every allocation.
+     */
+    Gathered {
+      if (runStarts == null) {
+        List<PoolInfo> runs = new ArrayList<>();
+        List<Integer> starts = new ArrayList<>();
+        for (int i = 0; i < devices.length; i++) {
+          if (i == 0 || devices[i].pool != devices[i - 1].pool) {
+            runs.add(devices[i].pool);
+            starts.add(i);
+          }
+        }
+        starts.add(devices.length);
+        runPools = runs.toArray(PoolInfo[]::new);
+        runStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+      }
     }
 
     /**
@@ -137,11 +160,17 @@ public final class Slices {
    */
   Gathered gather(Node node) throws AllocationException {
     String name = NodeMatcher.name(node);
-    if (sharedNodeIndependent && !byNode.containsKey(name)) {
-      return gatherShared();
-    }
+    // One lookup per node and pod: a node's entry is its own view, or the shared one when it has
+    // no slices of its own (which no node object changes while these slices stay).
     Gathered g = node == null ? null : gathered.get(name);
-    if (g != null && g.node() == node) {
+    if (g != null && (g.nodeIndependent() || g.node() == node)) {
+      return g;
+    }
+    if (sharedNodeIndependent && !byNode.containsKey(name)) {
+      g = gatherShared();
+      if (node != null) {
+        gathered.put(name, g);
+      }
       return g;
     }
     List<Pools.Skipped> skipped = new ArrayList<>();

@@ -14,6 +14,12 @@ public final class CycleState {
   private final Set<String> skipScorePlugins = ConcurrentHashMap.newKeySet();
   private volatile boolean recordPluginMetrics;
 
+  /**
+   * The Filter plugins to run, in order, without those PreFilter skipped: fixed once PreFilter has
+   * run, so Filter does not ask the skip set once per plugin and node. Null before that.
+   */
+  volatile FilterPlugin[] filterPlugins;
+
   public void write(String key, Object value) {
     data.put(key, value);
   }

@@ -151,17 +151,27 @@ public final class Framework {
         }
       }
     }
+    state.filterPlugins = filterPluginsToRun(state.skipFilterPlugins());
     return new PreFilterPlugin.Result(Status.success(), names);
+  }
+
+  private FilterPlugin[] filterPluginsToRun(Set<String> skip) {
+    List<FilterPlugin> out = new ArrayList<>(filter.size());
+    for (FilterPlugin p : filter) {
+      if (!skip.contains(p.name())) {
+        out.add(p);
+      }
+    }
+    return out.toArray(FilterPlugin[]::new);
   }
 
   /** The first Filter plugin that rejects the node (naming it), or success. Thread-safe. */
   public Status runFilterPlugins(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
-    Set<String> skip = state.skipFilterPlugins();
-    for (int i = 0; i < filter.size(); i++) {
-      FilterPlugin p = filter.get(i);
-      if (!skip.isEmpty() && skip.contains(p.name())) {
-        continue;
-      }
+    FilterPlugin[] plugins = state.filterPlugins;
+    if (plugins == null) {
+      plugins = filterPluginsToRun(state.skipFilterPlugins()); // Filter without PreFilter (tests)
+    }
+    for (FilterPlugin p : plugins) {
       long t0 = start(state);
       Status s = p.filter(ctx, state, pod, node);
       observe(t0, p.name(), "Filter", s);

@@ -19,6 +19,12 @@ public final class NodeInfo {
   private final List<PodInfo> pods;
   private final long generation;
 
+  /**
+   * {@code spec.unschedulable}, read once per Node object: NodeUnschedulable asks on every node of
+   * every cycle, and the Node's spec is otherwise touched by no plugin in the common case.
+   */
+  private final boolean unschedulable;
+
   private NodeInfo(
       Node node,
       String name,
@@ -34,6 +40,10 @@ public final class NodeInfo {
     this.nonZeroRequested = nonZeroRequested;
     this.pods = pods;
     this.generation = generation;
+    this.unschedulable =
+        node != null
+            && node.getSpec() != null
+            && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
   }
 
   /** A node without pods. */
@@ -106,6 +116,11 @@ public final class NodeInfo {
 
   public String name() {
     return name;
+  }
+
+  /** Whether the Node is cordoned ({@code spec.unschedulable}); false without a Node. */
+  public boolean unschedulable() {
+    return unschedulable;
   }
 
   public Resource allocatable() {

@@ -64,6 +64,9 @@ public final class Fit implements FilterPlugin, ScorePlugin, EnqueueExtensions {
         && req.ephemeralStorage() > alloc.ephemeralStorage() - used.ephemeralStorage()) {
       out.add("Insufficient ephemeral-storage");
     }
+    if (req.scalar().isEmpty()) {
+      return out; // most pods: no sorted copy of an empty map per node
+    }
     for (Map.Entry<String, Long> e : new java.util.TreeMap<>(req.scalar()).entrySet()) {
       String name = e.getKey();
       if (e.getValue() == 0) {

@@ -32,11 +32,10 @@ public final class NodeUnschedulable implements FilterPlugin, EnqueueExtensions 
 
   @Override
   public Status filter(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
-    Node n = node.node();
-    if (n == null) {
+    if (node.node() == null) {
       return Status.unresolvable(ERR_REASON_UNKNOWN_CONDITION);
     }
-    if (n.getSpec() == null || !Boolean.TRUE.equals(n.getSpec().getUnschedulable())) {
+    if (!node.unschedulable()) {
       return null;
     }
     if (Tolerations.tolerates(pod.pod().getSpec().getTolerations(), UNSCHEDULABLE_TAINT)) {
