@@ -97,6 +97,12 @@ class SchedulerIT {
           .startsWith("0/1 nodes are available: 1 cannot allocate all claims.")
           .contains("claim default/gpu request req-0: wants 1, 0 usable");
       assertThat(e.getReportingController()).isEqualTo("default-scheduler");
+      // As client-go's NewRecorder: <controller>-<host>.
+      assertThat(e.getReportingInstance()).startsWith("default-scheduler-");
+      assertThat(e.getAction()).isEqualTo("Scheduling");
+      assertThat(e.getType()).isEqualTo("Warning");
+      assertThat(e.getRegarding().getKind()).isEqualTo("Pod");
+      assertThat(e.getRegarding().getName()).isEqualTo("waiting");
       await()
           .atMost(Duration.ofSeconds(20))
           .until(() ->
