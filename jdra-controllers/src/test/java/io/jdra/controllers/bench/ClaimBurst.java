@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -38,7 +39,34 @@ import java.util.stream.Collectors;
  * after the other, each printed.
  */
 public final class ClaimBurst {
+  /**
+   * The controller manager's threads by name (the kernel keeps 15 characters): the controller's
+   * workers, the HTTP client's event loops (requests and watch streams), fabric8's pool threads
+   * ({@code -<hash>-pool-N-thread-N}: watch decoding, event handlers), the JVM's garbage collector
+   * and JIT compilers, the main thread.
+   */
+  private static final Map<String, Pattern> CONTROLLER_THREADS =
+      orderedMap(
+          "workers", "resource-claim-",
+          "event loops", "vert\\.x-eventloo",
+          "pools", "-?[0-9]+-pool|pool-",
+          "gc", "GC Thread|G1 ",
+          "jit", "C[12] CompilerThre",
+          "main", "main$");
+
+  /** The JVM's own threads (any process): garbage collector, JIT compilers. */
+  private static final Map<String, Pattern> JVM_THREADS =
+      orderedMap("gc", "GC Thread|G1 ", "jit", "C[12] CompilerThre");
+
   private ClaimBurst() {}
+
+  private static Map<String, Pattern> orderedMap(String... kv) {
+    Map<String, Pattern> m = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], Pattern.compile(kv[i + 1]));
+    }
+    return m;
+  }
 
   public static void main(String[] args) throws Exception {
     String kubeconfig = arg(args, "--kubeconfig", null);
@@ -124,6 +152,7 @@ public final class ClaimBurst {
                 all.countDown();
               }
             });
+    List<Map<String, Long>> threads0 = threads(pids);
     Duration[] cpu0 = cpu(pids);
     long t0 = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
@@ -144,6 +173,7 @@ public final class ClaimBurst {
     boolean done = await(all, watch);
     long t1 = System.nanoTime();
     Duration[] cpu1 = cpu(pids);
+    List<Map<String, Long>> threads1 = threads(pids);
     watch.close();
     if (quiet) {
       return;
@@ -167,6 +197,29 @@ public final class ClaimBurst {
           "[bench] %s process CPU during the burst: %d ms = %.0f us per pod (%.2f cores)%n",
           names[i], cpuMs, cpuMs * 1000.0 / pods, cpuMs / 1000.0 / endToEnd);
     }
+    for (int i = 0; i < threads1.size(); i++) {
+      if (threads1.get(i).isEmpty()) {
+        continue;
+      }
+      StringBuilder line = new StringBuilder("[bench] " + names[i] + " threads, CPU per pod:");
+      for (Map.Entry<String, Long> e : threads1.get(i).entrySet()) {
+        long ms = e.getValue() - threads0.get(i).getOrDefault(e.getKey(), 0L);
+        line.append(String.format(" %s %.0f us,", e.getKey(), ms * 1000.0 / pods));
+      }
+      System.out.println(line.substring(0, line.length() - 1));
+    }
+  }
+
+  /**
+   * CPU by thread group of the controller (its groups) and the API server (the JVM's GC and JIT
+   * threads, the rest), so that compilation still going on in a burst shows.
+   */
+  private static List<Map<String, Long>> threads(long[] pids) {
+    List<Map<String, Long>> out = new ArrayList<>();
+    for (int i = 0; i < pids.length; i++) {
+      out.add(ThreadGroupsCpu.read(pids[i], i == 0 ? CONTROLLER_THREADS : JVM_THREADS));
+    }
+    return out;
   }
 
   /** Waits up to 10 minutes for every pod; false on a timeout. Fails when the watch fails. */
