@@ -59,4 +59,88 @@ class ApiClaimWriterIT {
       assertThat(ResourceClaims.isReservedForPod(pod, stored)).isTrue();
     }
   }
+
+  @Test
+  void freshClaimGetsFinalizerThenAllocationAndReservation() throws Exception {
+    try (TestCluster c = new TestCluster()) {
+      ResourceClaim created =
+          c.client
+              .resource(
+                  Make.claim("gpu")
+                      .namespace("default")
+                      .labels("app", "x")
+                      .request(TestCluster.DRIVER)
+                      .obj())
+              .create();
+      ResourceClaim allocated =
+          new ResourceClaimBuilder(created)
+              .withStatus(
+                  Make.claim("gpu")
+                      .namespace("default")
+                      .request(TestCluster.DRIVER)
+                      .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
+                      .obj()
+                      .getStatus())
+              .build();
+      Pod pod =
+          c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+
+      ResourceClaim written =
+          new ApiClaimWriter(c.client)
+              .bindClaim(c.ctx, created, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+
+      ResourceClaim stored =
+          c.client.resources(ResourceClaim.class).inNamespace("default").withName("gpu").get();
+      assertThat(written).isEqualTo(stored);
+      assertThat(stored.getMetadata().getLabels()).containsEntry("app", "x");
+      assertThat(stored.getMetadata().getFinalizers()).containsExactly(ResourceClaims.FINALIZER);
+      assertThat(stored.getSpec()).isEqualTo(created.getSpec());
+      assertThat(stored.getStatus().getAllocation())
+          .isEqualTo(allocated.getStatus().getAllocation());
+      assertThat(stored.getStatus().getReservedFor())
+          .singleElement()
+          .satisfies(r -> {
+            assertThat(r.getResource()).isEqualTo("pods");
+            assertThat(r.getName()).isEqualTo("p");
+            assertThat(r.getUid()).isEqualTo(pod.getMetadata().getUid());
+          });
+    }
+  }
+
+  @Test
+  void claimWithFinalizerIsOnlyReserved() throws Exception {
+    try (TestCluster c = new TestCluster()) {
+      ResourceClaim created =
+          c.client
+              .resource(
+                  new ResourceClaimBuilder(
+                          Make.claim("gpu").namespace("default").request(TestCluster.DRIVER).obj())
+                      .editMetadata()
+                      .addToFinalizers(ResourceClaims.FINALIZER)
+                      .endMetadata()
+                      .build())
+              .create();
+      ResourceClaim allocated =
+          new ResourceClaimBuilder(created)
+              .withStatus(
+                  Make.claim("gpu")
+                      .namespace("default")
+                      .request(TestCluster.DRIVER)
+                      .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
+                      .obj()
+                      .getStatus())
+              .build();
+      Pod pod =
+          c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+
+      ResourceClaim written =
+          new ApiClaimWriter(c.client)
+              .bindClaim(c.ctx, created, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+
+      assertThat(written.getMetadata().getFinalizers()).containsExactly(ResourceClaims.FINALIZER);
+      assertThat(written.getStatus().getAllocation())
+          .isEqualTo(allocated.getStatus().getAllocation());
+      assertThat(ResourceClaims.isReservedForPod(pod, written)).isTrue();
+    }
+  }
 }

@@ -2,17 +2,22 @@ package io.jdra.scheduler.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.ContainerExtendedResourceRequest;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.PodExtendedResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
@@ -22,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * {@link ClaimWriter} over a fabric8 client: Update and UpdateStatus with the resourceVersion
@@ -43,6 +51,11 @@ public final class ApiClaimWriter implements ClaimWriter {
 
   private final ApiRequests.Resource<ResourceClaim> claimStatus;
 
+  /** The finalizer write, whose answer is kept as JSON for the status write that follows. */
+  private final ApiRequests.Resource<JsonNode> claimTrees;
+
+  private final KubernetesSerialization serialization;
+
   public ApiClaimWriter(KubernetesClient client) {
     this(client, false);
   }
@@ -58,6 +71,9 @@ public final class ApiClaimWriter implements ClaimWriter {
         new ApiRequests(client)
             .resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
     this.claimStatus = claims.subresource("status");
+    this.claimTrees =
+        new ApiRequests(client).resource("resource.k8s.io/v1", "resourceclaims", JsonNode.class);
+    this.serialization = client.getKubernetesSerialization();
   }
 
   @Override
@@ -87,46 +103,50 @@ public final class ApiClaimWriter implements ClaimWriter {
         .anyMatch(r -> Objects.equals(r.getUid(), consumer.getUid()))) {
       return claim;
     }
-    ResourceClaim cur = claim;
+    // The claim as stored after the finalizer write, as a JSON tree; null when none was needed.
+    ObjectNode stored = null;
     if (allocated != null) {
-      boolean hasAllocation = cur.getStatus() != null && cur.getStatus().getAllocation() != null;
+      boolean hasAllocation =
+          claim.getStatus() != null && claim.getStatus().getAllocation() != null;
       if (hasAllocation
           && !Objects.equals(
-              cur.getStatus().getAllocation(), allocated.getStatus().getAllocation())) {
+              claim.getStatus().getAllocation(), allocated.getStatus().getAllocation())) {
         throw new IllegalStateException("claim got allocated elsewhere in the meantime");
       }
-      List<String> fins = cur.getMetadata().getFinalizers();
+      List<String> fins = claim.getMetadata().getFinalizers();
       if (fins == null || !fins.contains(ResourceClaims.FINALIZER)) {
-        ResourceClaim withFinalizer =
-            new ResourceClaimBuilder(cur)
-                .editMetadata()
-                .addToFinalizers(ResourceClaims.FINALIZER)
-                .endMetadata()
-                .build();
-        cur =
-            claims.update(
-                withFinalizer.getMetadata().getNamespace(),
-                withFinalizer.getMetadata().getName(),
-                withFinalizer);
-        ctx.logger().v(5).info("Added finalizer to claim", "claim", DraManager.key(cur));
+        stored =
+            (ObjectNode) claimTrees.update(namespace(claim), name(claim), withFinalizer(claim));
+        ctx.logger().v(5).info("Added finalizer to claim", "claim", DraManager.key(claim));
       }
-    } else if (cur.getStatus() == null || cur.getStatus().getAllocation() == null) {
+    } else if (claim.getStatus() == null || claim.getStatus().getAllocation() == null) {
       throw new IllegalStateException("claim is not allocated any more");
     }
-    if (!ResourceClaims.canBeReserved(cur)) {
+    // A write of the claim itself leaves its status as it was (the API server keeps the stored
+    // status, which was this claim's: the write carried its resourceVersion).
+    if (!ResourceClaims.canBeReserved(claim)) {
       throw new IllegalStateException("claim cannot be reserved for more pods");
     }
     List<ResourceClaimConsumerReference> reserved =
-        new ArrayList<>(ResourceClaims.reservedFor(cur));
+        new ArrayList<>(ResourceClaims.reservedFor(claim));
     reserved.add(consumer);
-    ResourceClaimBuilder b = new ResourceClaimBuilder(cur);
-    if (allocated != null) {
-      b.editOrNewStatus().withAllocation(allocated.getStatus().getAllocation()).endStatus();
+    ResourceClaimStatus status =
+        status(
+            claim.getStatus(),
+            allocated != null
+                ? allocated.getStatus().getAllocation()
+                : claim.getStatus().getAllocation(),
+            reserved);
+    Object body;
+    if (stored != null) {
+      // The stored claim's JSON with the new status: its metadata as the API server answered,
+      // without decoding it into a claim and encoding that again.
+      stored.putRawValue("status", new RawValue(serialization.asJson(status)));
+      body = serialization.asJson(stored);
+    } else {
+      body = withStatus(claim, status);
     }
-    ResourceClaim update = b.editOrNewStatus().withReservedFor(reserved).endStatus().build();
-    ResourceClaim written =
-        claimStatus.update(
-            update.getMetadata().getNamespace(), update.getMetadata().getName(), update);
+    ResourceClaim written = claimStatus.update(namespace(claim), name(claim), body);
     ctx.logger()
         .v(5)
         .info(
@@ -136,6 +156,57 @@ public final class ApiClaimWriter implements ClaimWriter {
             "pod",
             pod.getMetadata().getName());
     return written;
+  }
+
+  private static String namespace(ResourceClaim claim) {
+    return claim.getMetadata().getNamespace();
+  }
+
+  private static String name(ResourceClaim claim) {
+    return claim.getMetadata().getName();
+  }
+
+  /**
+   * The claim with the scheduler's finalizer added: new metadata, the rest shared with the
+   * informer's claim (nobody changes those objects); a builder copied the whole claim.
+   */
+  static ResourceClaim withFinalizer(ResourceClaim claim) {
+    ObjectMeta meta = new ObjectMetaBuilder(claim.getMetadata()).build();
+    List<String> fins =
+        new ArrayList<>(meta.getFinalizers() == null ? List.of() : meta.getFinalizers());
+    fins.add(ResourceClaims.FINALIZER);
+    meta.setFinalizers(fins);
+    ResourceClaim out =
+        new ResourceClaim(
+            claim.getApiVersion(), claim.getKind(), meta, claim.getSpec(), claim.getStatus());
+    claim.getAdditionalProperties().forEach(out::setAdditionalProperty);
+    return out;
+  }
+
+  /** The claim with this status, sharing everything else with it. */
+  static ResourceClaim withStatus(ResourceClaim claim, ResourceClaimStatus status) {
+    ResourceClaim out =
+        new ResourceClaim(
+            claim.getApiVersion(), claim.getKind(), claim.getMetadata(), claim.getSpec(), status);
+    claim.getAdditionalProperties().forEach(out::setAdditionalProperty);
+    return out;
+  }
+
+  /** {@code old} (may be null) with this allocation and reservedFor; its other fields kept. */
+  static ResourceClaimStatus status(
+      ResourceClaimStatus old,
+      AllocationResult allocation,
+      List<ResourceClaimConsumerReference> reserved) {
+    ResourceClaimStatus out =
+        old == null
+            ? new ResourceClaimStatus()
+            : new ResourceClaimStatus(old.getAllocation(), old.getDevices(), old.getReservedFor());
+    if (old != null) {
+      old.getAdditionalProperties().forEach(out::setAdditionalProperty);
+    }
+    out.setAllocation(allocation);
+    out.setReservedFor(reserved);
+    return out;
   }
 
   /**
