@@ -1,6 +1,6 @@
 package io.jdra.apiserver.http;
 
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,7 +25,7 @@ record RequestInfo(
 
   /** Parses a path; null when it is not an API resource path. */
   static RequestInfo parse(String path) {
-    List<String> p = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toList();
+    List<String> p = segments(path);
     String group;
     String version;
     int i;
@@ -65,5 +65,23 @@ record RequestInfo(
       }
     }
     return new RequestInfo(group, version, ns, resource, name, sub);
+  }
+
+  /** The path's non-empty segments between slashes (every request: no regex, no stream). */
+  static List<String> segments(String path) {
+    List<String> out = new ArrayList<>(8);
+    int start = 0;
+    int n = path.length();
+    while (start < n) {
+      int end = path.indexOf('/', start);
+      if (end < 0) {
+        end = n;
+      }
+      if (end > start) {
+        out.add(path.substring(start, end));
+      }
+      start = end + 1;
+    }
+    return out;
   }
 }

@@ -246,7 +246,23 @@ final class FieldPath implements Comparable<FieldPath> {
 
     @Override
     public String encode() {
+      if (value.isString() && written(value.stringValue())) {
+        // a finalizer's or a plain string's item, on every managed-fields encoding: spelled
+        // without the JSON writer, which writes such a string as it is
+        return "v:\"" + value.stringValue() + "\"";
+      }
       return "v:" + Json.write(value);
+    }
+
+    /** Whether the JSON writer writes {@code s} without escapes: printable ASCII but " and \. */
+    static boolean written(String s) {
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+          return false;
+        }
+      }
+      return true;
     }
 
     @Override

@@ -39,6 +39,29 @@ class FieldPathKeyTest {
   }
 
   @Test
+  void setItemEncodingIsTheWritersForEveryValue() {
+    java.util.Random random = new java.util.Random(11);
+    String alphabet = "az09./-_:\"\\<&>\t\n\u00e9\u2028 ~\u007f";
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder sb = new StringBuilder();
+      for (int n = random.nextInt(12); n > 0; n--) {
+        sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      JsonNode v = Json.NODES.stringNode(sb.toString());
+      assertThat(new FieldPath.Value(v).encode()).as(sb.toString()).isEqualTo("v:" + Json.write(v));
+    }
+    for (JsonNode v :
+        new JsonNode[] {
+          Json.NODES.numberNode(3),
+          Json.NODES.booleanNode(true),
+          Json.NODES.nullNode(),
+          Json.NODES.stringNode("resource.kubernetes.io/delete-protection")
+        }) {
+      assertThat(new FieldPath.Value(v).encode()).as(v.toString()).isEqualTo("v:" + Json.write(v));
+    }
+  }
+
+  @Test
   void readingIsTheParsersWhereItReadsAtAll() {
     int read = 0;
     for (String json : KEYS) {
