@@ -77,6 +77,25 @@ public final class AllocatedState {
     public boolean inUse() {
       return exclusive || !shareIds.isEmpty();
     }
+
+    /**
+     * Written out: a snapshot compares a changed pool's uses with its base's, and a record's
+     * generated equality goes through method handles, which C1-compiled code calls slowly.
+     */
+    @Override
+    public boolean equals(Object o) {
+      return o == this
+          || o instanceof Use u
+              && u.exclusive == exclusive
+              && u.shareIds.equals(shareIds)
+              && Objects.equals(u.consumed, consumed);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * (31 * Boolean.hashCode(exclusive) + shareIds.hashCode())
+          + Objects.hashCode(consumed);
+    }
   }
 
   /** Pool -> device name -> use; a pool without devices in use has no entry or an empty map. */

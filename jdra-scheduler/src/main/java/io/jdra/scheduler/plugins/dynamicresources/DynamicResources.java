@@ -242,7 +242,7 @@ public final class DynamicResources
     StateData s =
         new StateData(
             claims,
-            toAllocate.stream().mapToInt(Integer::intValue).toArray(),
+            indexes(toAllocate),
             // Immutable, so that the allocator takes it as it is on every node instead of copying.
             List.copyOf(claimsToAllocate),
             allocator);
@@ -250,6 +250,14 @@ public final class DynamicResources
     s.extendedRequests = extended;
     state.write(StateData.KEY, s);
     return Result.of(Status.success());
+  }
+
+  private static int[] indexes(List<Integer> list) {
+    int[] out = new int[list.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = list.get(i);
+    }
+    return out;
   }
 
   /** Every class the claim's requests name must exist (upstream PreFilter). */
