@@ -33,6 +33,17 @@ public final class SchedulerCache {
   private Snapshot snapshot = Snapshot.EMPTY;
   private boolean dirty;
 
+  /**
+   * Nodes whose pods changed since the last snapshot, when nothing else did: the next snapshot then
+   * copies the last one's array and replaces those entries (every assumed pod makes a new snapshot;
+   * walking all nodes for it was a share of the scheduling loop). Null after a change of the node
+   * set or a Node object: the next snapshot is made anew.
+   */
+  private Set<String> podChanges = new HashSet<>();
+
+  /** Position of each node in {@link #snapshot}'s list, for {@link #podChanges}. */
+  private Map<String, Integer> positions = Map.of();
+
   public void addNode(Node node) {
     synchronized (lock) {
       String name = node.getMetadata().getName();
@@ -43,6 +54,7 @@ public final class SchedulerCache {
               ? NodeInfo.of(node).withNode(node, ++generation)
               : cur.withNode(node, ++generation));
       dirty = true;
+      podChanges = null;
     }
   }
 
@@ -64,6 +76,7 @@ public final class SchedulerCache {
         nodes.put(name, cur.withNode(null, ++generation));
       }
       dirty = true;
+      podChanges = null;
     }
   }
 
@@ -140,7 +153,7 @@ public final class SchedulerCache {
     }
     nodes.put(nodeName, cur.withPod(pod, ++generation));
     podNodes.put(pod.uid(), nodeName);
-    dirty = true;
+    podChanged(nodeName);
   }
 
   private void removePodLocked(String uid) {
@@ -158,6 +171,7 @@ public final class SchedulerCache {
     } else {
       nodes.put(nodeName, next);
     }
+    podChanged(nodeName);
     dirty = true;
   }
 
@@ -165,16 +179,45 @@ public final class SchedulerCache {
   public Snapshot snapshot() {
     synchronized (lock) {
       if (dirty) {
-        List<NodeInfo> list = new ArrayList<>(nodes.size());
-        for (NodeInfo n : nodes.values()) {
-          if (n.node() != null) {
-            list.add(n);
-          }
-        }
-        snapshot = new Snapshot(list, generation);
+        snapshot = podChanges != null ? withPodChanges() : fullSnapshot();
+        podChanges = new HashSet<>();
         dirty = false;
       }
       return snapshot;
+    }
+  }
+
+  private Snapshot fullSnapshot() {
+    List<NodeInfo> list = new ArrayList<>(nodes.size());
+    Map<String, Integer> at = new HashMap<>(nodes.size() * 2);
+    for (NodeInfo n : nodes.values()) {
+      if (n.node() != null) {
+        at.put(n.name(), list.size());
+        list.add(n);
+      }
+    }
+    positions = at;
+    return new Snapshot(list, generation);
+  }
+
+  /** The last snapshot with the nodes whose pods changed replaced; the same order. */
+  private Snapshot withPodChanges() {
+    NodeInfo[] next = snapshot.nodes().toArray(NodeInfo[]::new);
+    for (String name : podChanges) {
+      Integer i = positions.get(name);
+      NodeInfo n = nodes.get(name);
+      // Pods of a node without a Node object are not in snapshots.
+      if (i != null && n != null) {
+        next[i] = n;
+      }
+    }
+    return new Snapshot(next, generation);
+  }
+
+  private void podChanged(String nodeName) {
+    dirty = true;
+    if (podChanges != null) {
+      podChanges.add(nodeName);
     }
   }
 

@@ -1,6 +1,8 @@
 package io.jdra.scheduler.cache;
 
 import io.jdra.scheduler.framework.NodeInfo;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,12 @@ public final class Snapshot {
 
   public Snapshot(List<NodeInfo> nodes, long generation) {
     this.nodes = List.copyOf(nodes);
+    this.generation = generation;
+  }
+
+  /** Over this array, which nobody changes afterwards (no copy). */
+  Snapshot(NodeInfo[] nodes, long generation) {
+    this.nodes = Collections.unmodifiableList(Arrays.asList(nodes));
     this.generation = generation;
   }
 
