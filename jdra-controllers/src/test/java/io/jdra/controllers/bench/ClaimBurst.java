@@ -43,14 +43,14 @@ public final class ClaimBurst {
   /**
    * The controller manager's threads by name (the kernel keeps 15 characters): the controller's
    * workers, the HTTP client's event loops (requests and watch streams), fabric8's pool threads
-   * ({@code -<hash>-pool-N-thread-N}: watch decoding, event handlers), the JVM's garbage collector
-   * and JIT compilers, the main thread.
+   * ({@code -<hash>-pool-N-thread-N}, cut to 15 characters: watch decoding, event handlers), the
+   * JVM's garbage collector and JIT compilers, the main thread.
    */
   private static final Map<String, Pattern> CONTROLLER_THREADS =
       orderedMap(
           "workers", "resource-claim-",
           "event loops", "vert\\.x-eventloo",
-          "pools", "-?[0-9]+-pool|pool-",
+          "pools", "-?[0-9]+-poo|pool-",
           "gc", "GC Thread|G1 ",
           "jit", "C[12] CompilerThre",
           "main", "main$");
