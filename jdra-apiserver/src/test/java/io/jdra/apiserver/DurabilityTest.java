@@ -70,6 +70,9 @@ class DurabilityTest {
                 .withMasterUrl(url.toString())
                 .withNamespace("default")
                 .withRequestRetryBackoffLimit(0)
+                // Every write is fsynced: on a busy disk and two loaded cores (CI) a request can
+                // take longer than fabric8's default 10 s. Durability is under test, not speed.
+                .withRequestTimeout(120_000)
                 .build())
         .build();
   }
@@ -151,7 +154,7 @@ class DurabilityTest {
                       events.add("CLOSED " + e);
                     }
                   })) {
-        assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("ADDED cm-151");
+        assertThat(events.poll(60, TimeUnit.SECONDS)).isEqualTo("ADDED cm-151");
       }
     } finally {
       second.process().destroyForcibly().waitFor(10, TimeUnit.SECONDS);
