@@ -2,19 +2,14 @@ package io.jdra.apiserver.patch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdra.apiserver.ExampleManifests;
 import io.jdra.apiserver.patch.Schema.Field;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -27,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
 class CompareShortcutTest {
   @Test
   void shortcutFindsWhatTheWalkFinds() throws IOException {
-    List<ObjectNode> objects = new ArrayList<>(examples());
+    List<ObjectNode> objects = new ArrayList<>(ExampleManifests.all());
     objects.add(
         Yaml.obj(
             """
@@ -138,38 +133,5 @@ class CompareShortcutTest {
       }
     }
     return null;
-  }
-
-  private static List<ObjectNode> examples() throws IOException {
-    Path dir = null;
-    for (Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        p != null;
-        p = p.getParent()) {
-      Path candidate = p.resolve("../shared/upstream-dra/examples").normalize();
-      if (Files.isDirectory(candidate)) {
-        dir = candidate;
-        break;
-      }
-    }
-    Assumptions.assumeTrue(dir != null, "upstream example manifests not found");
-    List<ObjectNode> out = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-        try (MappingIterator<JsonNode> it =
-            Json.YAML.readerFor(JsonNode.class).readValues(f.toFile())) {
-          while (it.hasNextValue()) {
-            if (it.nextValue() instanceof ObjectNode o
-                && o.path("apiVersion").isString()
-                && o.path("kind").isString()
-                && o.path("metadata").isObject()) {
-              out.add(o);
-            }
-          }
-        } catch (JacksonException e) {
-          // templates (e.g. Helm) are not plain manifests
-        }
-      }
-    }
-    return out;
   }
 }

@@ -2,20 +2,16 @@ package io.jdra.apiserver.patch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdra.apiserver.ExampleManifests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -28,17 +24,13 @@ class UpstreamExamplesTest {
 
   @TestFactory
   List<DynamicTest> examples() throws IOException {
-    Path dir = findExamples();
-    Assumptions.assumeTrue(
-        dir != null, "upstream example manifests (../shared/upstream-dra/examples) not found");
+    Path dir = ExampleManifests.dir();
     List<DynamicTest> tests = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-        int i = 0;
-        for (ObjectNode doc : documents(f)) {
-          String name = dir.relativize(f) + "#" + i++ + " " + doc.path("kind").asString();
-          tests.add(DynamicTest.dynamicTest(name, () -> roundTrip(doc)));
-        }
+    for (Path f : ExampleManifests.files()) {
+      int i = 0;
+      for (ObjectNode doc : ExampleManifests.documents(f)) {
+        String name = dir.relativize(f) + "#" + i++ + " " + doc.path("kind").asString();
+        tests.add(DynamicTest.dynamicTest(name, () -> roundTrip(doc)));
       }
     }
     Assumptions.assumeFalse(tests.isEmpty(), "no Kubernetes objects in the examples");
@@ -73,35 +65,5 @@ class UpstreamExamplesTest {
             tracked,
             "{\"metadata\":{\"labels\":{\"x\":\"y\"}}}".getBytes(StandardCharsets.UTF_8));
     assertThat(labelled.get("metadata").get("labels").get("x").stringValue()).isEqualTo("y");
-  }
-
-  private static List<ObjectNode> documents(Path f) throws IOException {
-    List<ObjectNode> out = new ArrayList<>();
-    try (MappingIterator<JsonNode> it =
-        Json.YAML.readerFor(JsonNode.class).readValues(f.toFile())) {
-      while (it.hasNextValue()) {
-        JsonNode n = it.nextValue();
-        if (n instanceof ObjectNode o
-            && o.path("apiVersion").isString()
-            && o.path("kind").isString()
-            && o.path("metadata").isObject()) {
-          out.add(o);
-        }
-      }
-    } catch (JacksonException e) {
-      return List.of(); // templates (e.g. Helm) are not plain manifests
-    }
-    return out;
-  }
-
-  private static Path findExamples() {
-    Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    for (; p != null; p = p.getParent()) {
-      Path candidate = p.resolve("../shared/upstream-dra/examples").normalize();
-      if (Files.isDirectory(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 }

@@ -2,21 +2,18 @@ package io.jdra.apiserver.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdra.apiserver.ExampleManifests;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.storage.StoredObject;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.MappingIterator;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -30,7 +27,7 @@ class RecentTreesTest {
 
   @Test
   void copiesAreWhatParsingTheStoredBytesGives() throws Exception {
-    List<ObjectNode> trees = new ArrayList<>(examples());
+    List<ObjectNode> trees = new ArrayList<>(ExampleManifests.all());
     trees.add(
         parse(
             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
@@ -122,37 +119,5 @@ class RecentTreesTest {
 
   private static ObjectNode parse(String json) {
     return Json.parseObject(json.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static List<ObjectNode> examples() throws Exception {
-    Path dir = null;
-    for (Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        p != null;
-        p = p.getParent()) {
-      Path candidate = p.resolve("../shared/upstream-dra/examples").normalize();
-      if (Files.isDirectory(candidate)) {
-        dir = candidate;
-        break;
-      }
-    }
-    List<ObjectNode> out = new ArrayList<>();
-    if (dir == null) {
-      return out;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-        try (MappingIterator<JsonNode> it =
-            Json.YAML.readerFor(JsonNode.class).readValues(f.toFile())) {
-          while (it.hasNextValue()) {
-            if (it.nextValue() instanceof ObjectNode o && o.path("metadata").isObject()) {
-              out.add(o);
-            }
-          }
-        } catch (tools.jackson.core.JacksonException e) {
-          // templates (e.g. Helm) are not plain manifests
-        }
-      }
-    }
-    return out;
   }
 }
