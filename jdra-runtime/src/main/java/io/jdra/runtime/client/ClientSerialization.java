@@ -59,13 +59,26 @@ public final class ClientSerialization extends KubernetesSerialization {
     if (!(is instanceof ByteArrayInputStream in)) {
       return super.unmarshal(is, type);
     }
-    byte[] content = in.readAllBytes();
+    return unmarshal(in.readAllBytes(), type.getType());
+  }
+
+  /**
+   * What {@link #unmarshal(InputStream, Class)} gives for a stream of these bytes, read from them
+   * without a copy (answers {@code ApiRequests} holds as bytes).
+   */
+  <T> T unmarshal(byte[] content, Type type) {
     if (!isJson(content)) {
-      return super.unmarshal(new ByteArrayInputStream(content), type);
+      return super.unmarshal(
+          new ByteArrayInputStream(content),
+          new TypeReference<T>() {
+            @Override
+            public Type getType() {
+              return type;
+            }
+          });
     }
     ObjectReader reader =
-        readers.computeIfAbsent(
-            type.getType(), t -> configured.readerFor(configured.constructType(t)));
+        readers.computeIfAbsent(type, t -> configured.readerFor(configured.constructType(t)));
     try {
       return reader.readValue(content);
     } catch (JacksonException e) {

@@ -17,12 +17,12 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Creates fabric8 clients from {@link ClientOptions}, finding the kubeconfig as kubectl does.
  *
- * <p>Every client of the process shares one Vert.x (event loops, blocked-thread checker) and one
- * JSON serialization (Jackson's per-type introspection of the whole Kubernetes model, several MB
- * per mapper). A fabric8 client otherwise brings its own of both, and {@code jdra up} runs a client
- * per component and per node, as a real cluster has a process per component: with 100 nodes that
- * was hundreds of event-loop threads and most of the heap per node. Connections, rate limits and
- * identities stay per client.
+ * <p>Every client of the process shares one JSON serialization (Jackson's per-type introspection of
+ * the whole Kubernetes model, several MB per mapper). A fabric8 client otherwise brings its own,
+ * and {@code jdra up} runs a client per component and per node, as a real cluster has a process per
+ * component: with 100 nodes that was most of the heap per node. Each client keeps its own Vert.x (a
+ * shared one was tried: with 30 nodes, connections timed out while an event loop was blocked),
+ * connections, rate limit and identity.
  *
  * <p>That serialization does not canonicalize JSON property names (Jackson's symbol table and its
  * interning): Kubernetes objects carry names that are unique per object, such as the {@code

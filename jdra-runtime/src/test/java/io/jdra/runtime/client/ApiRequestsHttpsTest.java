@@ -1,0 +1,174 @@
+package io.jdra.runtime.client;
+
+import static io.jdra.runtime.client.ApiRequestsTest.assertSameFailure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.apiserver.ApiServerOptions;
+import io.jdra.runtime.client.VertxTransport.Protocol;
+import io.jdra.testing.apiserver.TestApiServer;
+import io.jdra.testing.objects.Make;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * jdra's transport over HTTPS with a bearer token against the embedded API server (TLS, token
+ * authentication, HTTP/2 offered through ALPN, as kube-apiserver): through jdra's transport and
+ * through fabric8's path the answers and every failure are those of the client's DSL.
+ */
+class ApiRequestsHttpsTest {
+  private static TestApiServer server;
+  private static KubernetesClient client;
+
+  private final String ns = "ns-" + UUID.randomUUID().toString().substring(0, 8);
+
+  @BeforeAll
+  static void start() {
+    server = TestApiServer.start(ApiServerOptions.inMemory().withSecurity(true));
+    client = server.client();
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  private ApiRequests.Resource<ResourceClaim> claims(KubernetesClient c, Protocol protocol) {
+    ApiRequests api = new ApiRequests(c, protocol);
+    assertThat(api.protocol()).isEqualTo(protocol);
+    return api.resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
+  }
+
+  private void createNamespace() {
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
+  }
+
+  @Test
+  void theDefaultIsFabric8sPathAndTheTransportIsOptIn() {
+    assertThat(server.server().url().getScheme()).isEqualTo("https");
+    assertThat(new ApiRequests(client).protocol()).isEqualTo(Protocol.FABRIC8);
+    assertThat(VertxTransport.create(client.getHttpClient(), Protocol.HTTP_1_1)).isNotNull();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Protocol.class,
+      names = {"FABRIC8", "HTTP_1_1"})
+  void answersAndFailuresAreTheDsls(Protocol protocol) {
+    createNamespace();
+    ApiRequests.Resource<ResourceClaim> claims = claims(client, protocol);
+    ResourceClaim claim = Make.claim("c").namespace(ns).request("gpu.example.com").obj();
+    ResourceClaim created = claims.create(ns, claim);
+    assertThat(claims.get(ns, "c")).isEqualTo(created);
+    assertThat(claims.get(ns, "missing")).isNull();
+
+    KubernetesClientException exists =
+        assertSameFailure(
+            409,
+            () -> client.resources(ResourceClaim.class).inNamespace(ns).resource(claim).create(),
+            () -> claims.create(ns, claim));
+    assertThat(exists.getStatus().getReason()).isEqualTo("AlreadyExists");
+
+    ResourceClaim labelled =
+        new ResourceClaimBuilder(created)
+            .editMetadata()
+            .addToLabels("a", "b")
+            .endMetadata()
+            .build();
+    assertThat(claims.update(ns, "c", labelled).getMetadata().getLabels()).containsEntry("a", "b");
+    KubernetesClientException conflict =
+        assertSameFailure(
+            409,
+            () -> client.resources(ResourceClaim.class).inNamespace(ns).resource(created).update(),
+            () -> claims.update(ns, "c", created));
+    assertThat(conflict.getStatus().getReason()).isEqualTo("Conflict");
+
+    ResourceClaim invalid = Make.claim("invalid").namespace(ns).request("gpu.example.com").obj();
+    invalid.getSpec().getDevices().getRequests().getFirst().getExactly().setDeviceClassName("");
+    KubernetesClientException unprocessable =
+        assertSameFailure(
+            422,
+            () -> client.resources(ResourceClaim.class).inNamespace(ns).resource(invalid).create(),
+            () -> claims.create(ns, invalid));
+    assertThat(unprocessable.getStatus().getDetails().getCauses()).isNotEmpty();
+  }
+
+  /** Concurrent GETs and unread PATCHes each get their own answer (connections are reused). */
+  @ParameterizedTest
+  @EnumSource(
+      value = Protocol.class,
+      names = {"FABRIC8", "HTTP_1_1"})
+  void concurrentRequestsGetTheirOwnAnswers(Protocol protocol) throws Exception {
+    createNamespace();
+    ApiRequests api = new ApiRequests(client, protocol);
+    ApiRequests.Resource<ResourceClaim> claims =
+        api.resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
+    ApiRequests.Resource<Void> unread =
+        api.resource("resource.k8s.io/v1", "resourceclaims", Void.class);
+    for (int i = 0; i < 8; i++) {
+      claims.create(ns, Make.claim("c" + i).namespace(ns).request("gpu.example.com").obj());
+    }
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      var done = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+      for (int t = 0; t < 8; t++) {
+        String name = "c" + t;
+        done.add(
+            pool.submit(() -> {
+              for (int i = 0; i < 50; i++) {
+                unread.patch(
+                    ns,
+                    name,
+                    ApiRequests.Patch.merge(),
+                    "{\"metadata\":{\"labels\":{\"n\":\"" + i + "\"}}}");
+                ResourceClaim got = claims.get(ns, name);
+                assertThat(got).as(name).isNotNull();
+                assertThat(got.getMetadata().getName()).isEqualTo(name);
+                assertThat(got.getMetadata().getLabels()).containsEntry("n", "" + i);
+              }
+              return null;
+            }));
+      }
+      for (var f : done) {
+        f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = Protocol.class,
+      names = {"FABRIC8", "HTTP_1_1"})
+  void aWrongTokenIsTheDslsUnauthorized(Protocol protocol) {
+    createNamespace();
+    try (KubernetesClient wrong = clientWithToken("not-the-token")) {
+      ApiRequests.Resource<ResourceClaim> claims = claims(wrong, protocol);
+      assertSameFailure(
+          401,
+          () -> wrong.resources(ResourceClaim.class).inNamespace(ns).withName("c").get(),
+          () -> claims.get(ns, "c"));
+    }
+  }
+
+  /** A client of the server's URL and CA with another bearer token. */
+  private static KubernetesClient clientWithToken(String token) {
+    return new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder(client.getConfiguration()).withOauthToken(token).build())
+        .build();
+  }
+}
