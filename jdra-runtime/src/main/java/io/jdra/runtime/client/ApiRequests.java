@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.client.dsl.internal.OperationSupport;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.client.http.StandardHttpRequest;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
 import java.net.URLEncoder;
@@ -39,37 +38,18 @@ public final class ApiRequests {
   static final String JSON = "application/json";
 
   private final HttpClient http;
-  private final VertxTransport transport;
   private final KubernetesSerialization serialization;
   private final String root;
   private final long timeoutMillis;
 
-  /**
-   * Requests through this client's HTTP client (its Vert.x client, see {@link VertxTransport}),
-   * serialization, master URL and request timeout.
-   */
+  /** Requests through this client's HTTP client, serialization, master URL and request timeout. */
   public ApiRequests(KubernetesClient client) {
-    this(client, VertxTransport.of(client.getHttpClient()));
-  }
-
-  /** Requests through a transport of its own with this protocol (tests compare them). */
-  ApiRequests(KubernetesClient client, VertxTransport.Protocol protocol) {
-    this(client, VertxTransport.create(client.getHttpClient(), protocol));
-  }
-
-  private ApiRequests(KubernetesClient client, VertxTransport transport) {
     this.http = client.getHttpClient();
-    this.transport = transport;
     this.serialization = client.getKubernetesSerialization();
     String master = client.getMasterUrl().toString();
     this.root = master.endsWith("/") ? master : master + "/";
     // As the DSL: the client enforces it (retries included); 0 means none.
     this.timeoutMillis = client.getConfiguration().getRequestTimeout();
-  }
-
-  /** How requests are sent: fabric8's path, or jdra's over HTTP/1.1 or HTTP/2. */
-  VertxTransport.Protocol protocol() {
-    return transport == null ? VertxTransport.Protocol.FABRIC8 : transport.protocol();
   }
 
   /**
@@ -156,7 +136,7 @@ public final class ApiRequests {
 
     private T send(HttpRequest.Builder builder, boolean nullIfNotFound) {
       HttpRequest request = builder.timeout(timeoutMillis, TimeUnit.MILLISECONDS).build();
-      HttpResponse<byte[]> response = exchange(request, type != Void.class);
+      HttpResponse<byte[]> response = await(request);
       if (!response.isSuccessful()) {
         if (nullIfNotFound && response.code() == 404) {
           return null;
@@ -184,21 +164,17 @@ public final class ApiRequests {
   }
 
   /**
-   * Sends the request and waits for the answer in the calling thread, so that a failure carries the
-   * caller's stack (the DSL copies the exception for the same reason): through {@link
-   * VertxTransport} when the client is fabric8's Vert.x one, else through the client.
+   * Waits for the answer in the calling thread, so that a failure carries the caller's stack (the
+   * DSL copies the exception for the same reason).
    */
-  private HttpResponse<byte[]> exchange(HttpRequest request, boolean readBody) {
+  private HttpResponse<byte[]> await(HttpRequest request) {
     try {
-      if (transport != null) {
-        return transport.send((StandardHttpRequest) request, readBody);
-      }
       return http.sendAsync(request, byte[].class).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw OperationSupport.requestException(request, e);
-    } catch (Exception e) {
-      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
       if (cause instanceof KubernetesClientException k) {
         throw k.copyAsCause();
       }

@@ -19,14 +19,12 @@ import java.util.concurrent.Future;
 /**
  * Scenario benchmark of {@link ApiRequests}' CPU per request (run by scripts/bench-requests): a JVM
  * of its own sends GETs (answers decoded into a Pod) and merge PATCHes (answers not read) of
- * existing pods to an API server in another process, from several threads, through one client per
- * transport ({@code jdra.client.protocol}: {@code fabric8} or {@code http1}, jdra's transport), the
- * transports taking turns round after round. Prints per transport and round: requests per second,
- * this process's CPU per request (everything the client does, event loops included) and the API
- * server's.
+ * existing pods to an API server in another process, from several threads, through one client.
+ * Prints per round: requests per second, this process's CPU per request (everything the client
+ * does, event loops included) and the API server's.
  *
- * <p>Options: {@code --kubeconfig F [--server-pid P] [--threads 16] [--requests 20000] [--rounds 4]
- * [--protocols fabric8,http1]}; round 1 warms up and is printed but not summed.
+ * <p>Options: {@code --kubeconfig F [--server-pid P] [--threads 16] [--requests 20000] [--rounds
+ * 4]}; round 1 warms up and is printed but not summed.
  */
 public final class RequestBench {
   private static final int PODS = 200;
@@ -39,18 +37,10 @@ public final class RequestBench {
     int threads = Integer.parseInt(arg(args, "--threads", "16"));
     int requests = Integer.parseInt(arg(args, "--requests", "20000"));
     int rounds = Integer.parseInt(arg(args, "--rounds", "4"));
-    List<String> protocols = List.of(arg(args, "--protocols", "fabric8,http1").split(","));
     ClientOptions options = new ClientOptions(kubeconfig, -1, 0, "request-bench");
-    List<KubernetesClient> clients = new ArrayList<>();
-    List<ApiRequests> apis = new ArrayList<>();
-    for (String p : protocols) {
-      System.setProperty("jdra.client.protocol", p);
-      KubernetesClient c = Clients.create(options);
-      clients.add(c);
-      apis.add(new ApiRequests(c));
-    }
+    KubernetesClient first = Clients.create(options);
+    ApiRequests api = new ApiRequests(first);
     String ns = "reqbench-" + System.currentTimeMillis();
-    KubernetesClient first = clients.getFirst();
     first
         .namespaces()
         .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
@@ -58,34 +48,26 @@ public final class RequestBench {
     for (int i = 0; i < PODS; i++) {
       first.pods().inNamespace(ns).resource(Make.pod("p" + i).namespace(ns).obj()).create();
     }
-    double[][] sums = new double[protocols.size()][3];
+    double[] sums = new double[3];
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     for (int r = 1; r <= rounds; r++) {
-      for (int k = 0; k < protocols.size(); k++) {
-        int i = (k + r) % protocols.size(); // each transport takes each turn
-        double[] m = round(pool, apis.get(i), ns, threads, requests, serverPid);
-        System.out.printf(
-            "[bench] round %d %-8s %6.0f req/s  client %5.1f us/req  server %5.1f us/req"
-                + "  (load %s)%n",
-            r, protocols.get(i), m[0], m[1], m[2], load());
-        if (r > 1) {
-          for (int j = 0; j < 3; j++) {
-            sums[i][j] += m[j];
-          }
+      double[] m = round(pool, api, ns, threads, requests, serverPid);
+      System.out.printf(
+          "[bench] round %d %6.0f req/s  client %5.1f us/req  server %5.1f us/req  (load %s)%n",
+          r, m[0], m[1], m[2], load());
+      if (r > 1) {
+        for (int j = 0; j < 3; j++) {
+          sums[j] += m[j];
         }
       }
     }
-    for (int i = 0; i < protocols.size() && rounds > 1; i++) {
+    if (rounds > 1) {
       System.out.printf(
-          "[bench] mean of rounds 2-%d %-8s %6.0f req/s  client %5.1f us/req  server %5.1f us/req%n",
-          rounds,
-          protocols.get(i),
-          sums[i][0] / (rounds - 1),
-          sums[i][1] / (rounds - 1),
-          sums[i][2] / (rounds - 1));
+          "[bench] mean of rounds 2-%d %6.0f req/s  client %5.1f us/req  server %5.1f us/req%n",
+          rounds, sums[0] / (rounds - 1), sums[1] / (rounds - 1), sums[2] / (rounds - 1));
     }
     pool.shutdown();
-    clients.forEach(KubernetesClient::close);
+    first.close();
   }
 
   /** Requests per second, client and server CPU microseconds per request. */

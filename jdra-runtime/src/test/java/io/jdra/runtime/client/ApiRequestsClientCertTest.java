@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.jdra.runtime.client.VertxTransport.Protocol;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ClientAuth;
@@ -27,13 +26,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 
 /**
  * A kubeconfig that authenticates with a client certificate, as kind and kubeadm write for their
- * admin: jdra's transport presents the certificate as fabric8's path does (the server requires one
- * and answers only to this one) and verifies the server's against the configured CA.
+ * admin: {@link ApiRequests} presents the certificate (the server requires one and answers only to
+ * this one) and verifies the server's against the configured CA.
  */
 class ApiRequestsClientCertTest {
   private static final Vertx VERTX = Vertx.vertx();
@@ -95,11 +93,8 @@ class ApiRequestsClientCertTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Protocol.class,
-      names = {"FABRIC8", "HTTP_1_1"})
-  void theClientCertificateIsPresented(Protocol protocol) {
+  @Test
+  void theClientCertificateIsPresented() {
     try (KubernetesClient client =
         new KubernetesClientBuilder()
             .withConfig(
@@ -113,8 +108,7 @@ class ApiRequestsClientCertTest {
                     .withRequestRetryBackoffLimit(0)
                     .build())
             .build()) {
-      ApiRequests api = new ApiRequests(client, protocol);
-      assertThat(api.protocol()).isEqualTo(protocol);
+      ApiRequests api = new ApiRequests(client);
       Pod pod = api.resource("v1", "pods", Pod.class).get("ns", "p");
       assertThat(pod.getMetadata().getName()).isEqualTo("client-cert-http/1.1");
       assertThat(seen).contains("HTTP_1_1 GET /api/v1/namespaces/ns/pods/p");

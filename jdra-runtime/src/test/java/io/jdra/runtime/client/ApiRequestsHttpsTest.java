@@ -11,20 +11,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jdra.apiserver.ApiServerOptions;
-import io.jdra.runtime.client.VertxTransport.Protocol;
 import io.jdra.testing.apiserver.TestApiServer;
 import io.jdra.testing.objects.Make;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * jdra's transport over HTTPS with a bearer token against the embedded API server (TLS, token
- * authentication, HTTP/2 offered through ALPN, as kube-apiserver): through jdra's transport and
- * through fabric8's path the answers and every failure are those of the client's DSL.
+ * {@link ApiRequests} over HTTPS with a bearer token against the embedded API server (TLS, token
+ * authentication, HTTP/2 offered through ALPN, as kube-apiserver): the answers and every failure
+ * are those of the client's DSL.
  */
 class ApiRequestsHttpsTest {
   private static TestApiServer server;
@@ -43,9 +40,8 @@ class ApiRequestsHttpsTest {
     server.close();
   }
 
-  private ApiRequests.Resource<ResourceClaim> claims(KubernetesClient c, Protocol protocol) {
-    ApiRequests api = new ApiRequests(c, protocol);
-    assertThat(api.protocol()).isEqualTo(protocol);
+  private ApiRequests.Resource<ResourceClaim> claims(KubernetesClient c) {
+    ApiRequests api = new ApiRequests(c);
     return api.resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
   }
 
@@ -57,19 +53,14 @@ class ApiRequestsHttpsTest {
   }
 
   @Test
-  void theDefaultIsFabric8sPathAndTheTransportIsOptIn() {
+  void theServerIsHttps() {
     assertThat(server.server().url().getScheme()).isEqualTo("https");
-    assertThat(new ApiRequests(client).protocol()).isEqualTo(Protocol.FABRIC8);
-    assertThat(VertxTransport.create(client.getHttpClient(), Protocol.HTTP_1_1)).isNotNull();
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Protocol.class,
-      names = {"FABRIC8", "HTTP_1_1"})
-  void answersAndFailuresAreTheDsls(Protocol protocol) {
+  @Test
+  void answersAndFailuresAreTheDsls() {
     createNamespace();
-    ApiRequests.Resource<ResourceClaim> claims = claims(client, protocol);
+    ApiRequests.Resource<ResourceClaim> claims = claims(client);
     ResourceClaim claim = Make.claim("c").namespace(ns).request("gpu.example.com").obj();
     ResourceClaim created = claims.create(ns, claim);
     assertThat(claims.get(ns, "c")).isEqualTo(created);
@@ -107,13 +98,10 @@ class ApiRequestsHttpsTest {
   }
 
   /** Concurrent GETs and unread PATCHes each get their own answer (connections are reused). */
-  @ParameterizedTest
-  @EnumSource(
-      value = Protocol.class,
-      names = {"FABRIC8", "HTTP_1_1"})
-  void concurrentRequestsGetTheirOwnAnswers(Protocol protocol) throws Exception {
+  @Test
+  void concurrentRequestsGetTheirOwnAnswers() throws Exception {
     createNamespace();
-    ApiRequests api = new ApiRequests(client, protocol);
+    ApiRequests api = new ApiRequests(client);
     ApiRequests.Resource<ResourceClaim> claims =
         api.resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
     ApiRequests.Resource<Void> unread =
@@ -150,14 +138,11 @@ class ApiRequestsHttpsTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(
-      value = Protocol.class,
-      names = {"FABRIC8", "HTTP_1_1"})
-  void aWrongTokenIsTheDslsUnauthorized(Protocol protocol) {
+  @Test
+  void aWrongTokenIsTheDslsUnauthorized() {
     createNamespace();
     try (KubernetesClient wrong = clientWithToken("not-the-token")) {
-      ApiRequests.Resource<ResourceClaim> claims = claims(wrong, protocol);
+      ApiRequests.Resource<ResourceClaim> claims = claims(wrong);
       assertSameFailure(
           401,
           () -> wrong.resources(ResourceClaim.class).inNamespace(ns).withName("c").get(),
