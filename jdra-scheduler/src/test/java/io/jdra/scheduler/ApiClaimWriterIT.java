@@ -31,25 +31,12 @@ class ApiClaimWriterIT {
                   .endMetadata()
                   .build())
           .update();
-      ResourceClaim allocated =
-          new ResourceClaimBuilder(created)
-              .withStatus(
-                  Make.claim("gpu")
-                      .namespace("default")
-                      .request(TestCluster.DRIVER)
-                      .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
-                      .obj()
-                      .getStatus())
-              .build();
-      Pod pod =
-          c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+      ResourceClaim allocated = allocatedOnGpu0(created);
+      Pod pod = createPod(c);
 
-      ResourceClaim written =
-          new ApiClaimWriter(c.client)
-              .bindClaim(c.ctx, created, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+      ResourceClaim written = bind(c, created, allocated, pod);
 
-      ResourceClaim stored =
-          c.client.resources(ResourceClaim.class).inNamespace("default").withName("gpu").get();
+      ResourceClaim stored = stored(c);
       assertThat(stored.getMetadata().getResourceVersion())
           .isEqualTo(written.getMetadata().getResourceVersion());
       assertThat(stored.getMetadata().getLabels()).containsEntry("changed", "yes");
@@ -72,25 +59,12 @@ class ApiClaimWriterIT {
                       .request(TestCluster.DRIVER)
                       .obj())
               .create();
-      ResourceClaim allocated =
-          new ResourceClaimBuilder(created)
-              .withStatus(
-                  Make.claim("gpu")
-                      .namespace("default")
-                      .request(TestCluster.DRIVER)
-                      .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
-                      .obj()
-                      .getStatus())
-              .build();
-      Pod pod =
-          c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+      ResourceClaim allocated = allocatedOnGpu0(created);
+      Pod pod = createPod(c);
 
-      ResourceClaim written =
-          new ApiClaimWriter(c.client)
-              .bindClaim(c.ctx, created, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+      ResourceClaim written = bind(c, created, allocated, pod);
 
-      ResourceClaim stored =
-          c.client.resources(ResourceClaim.class).inNamespace("default").withName("gpu").get();
+      ResourceClaim stored = stored(c);
       assertThat(written).isEqualTo(stored);
       assertThat(stored.getMetadata().getLabels()).containsEntry("app", "x");
       assertThat(stored.getMetadata().getFinalizers()).containsExactly(ResourceClaims.FINALIZER);
@@ -120,27 +94,42 @@ class ApiClaimWriterIT {
                       .endMetadata()
                       .build())
               .create();
-      ResourceClaim allocated =
-          new ResourceClaimBuilder(created)
-              .withStatus(
-                  Make.claim("gpu")
-                      .namespace("default")
-                      .request(TestCluster.DRIVER)
-                      .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
-                      .obj()
-                      .getStatus())
-              .build();
-      Pod pod =
-          c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+      ResourceClaim allocated = allocatedOnGpu0(created);
+      Pod pod = createPod(c);
 
-      ResourceClaim written =
-          new ApiClaimWriter(c.client)
-              .bindClaim(c.ctx, created, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+      ResourceClaim written = bind(c, created, allocated, pod);
 
       assertThat(written.getMetadata().getFinalizers()).containsExactly(ResourceClaims.FINALIZER);
       assertThat(written.getStatus().getAllocation())
           .isEqualTo(allocated.getStatus().getAllocation());
       assertThat(ResourceClaims.isReservedForPod(pod, written)).isTrue();
     }
+  }
+
+  /** The scheduler's copy of {@code claim} with an allocation of gpu-0 on node-1. */
+  private static ResourceClaim allocatedOnGpu0(ResourceClaim claim) {
+    return new ResourceClaimBuilder(claim)
+        .withStatus(
+            Make.claim("gpu")
+                .namespace("default")
+                .request(TestCluster.DRIVER)
+                .allocatedOn("node-1", TestCluster.DRIVER, "gpu-0")
+                .obj()
+                .getStatus())
+        .build();
+  }
+
+  private static Pod createPod(TestCluster c) {
+    return c.client.resource(Make.pod("p").namespace("default").claim("gpu", "gpu").obj()).create();
+  }
+
+  private static ResourceClaim bind(
+      TestCluster c, ResourceClaim read, ResourceClaim allocated, Pod pod) throws Exception {
+    return new ApiClaimWriter(c.client)
+        .bindClaim(c.ctx, read, allocated, pod, pod.getSpec().getResourceClaims().get(0));
+  }
+
+  private static ResourceClaim stored(TestCluster c) {
+    return c.client.resources(ResourceClaim.class).inNamespace("default").withName("gpu").get();
   }
 }
