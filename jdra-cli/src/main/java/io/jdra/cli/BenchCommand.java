@@ -3,6 +3,7 @@ package io.jdra.cli;
 import io.jdra.cli.bench.BenchReport;
 import io.jdra.cli.bench.BenchResult;
 import io.jdra.cli.bench.Catalog;
+import io.jdra.cli.bench.RunConditions;
 import io.jdra.cli.bench.SchedulerBench;
 import io.jdra.cli.bench.Workload;
 import java.io.IOException;
@@ -121,6 +122,18 @@ final class BenchCommand implements Runnable {
     Path report;
 
     @Option(
+        names = "--warmup",
+        paramLabel = "N",
+        defaultValue = "0",
+        description =
+            "Run the workload N times before the measured run, in this JVM, each with a fresh API"
+                + " server, controller and scheduler, so that the measured run sees compiled code"
+                + " as a long-running scheduler does. The jdra script runs the JVM with C1 only"
+                + " without warm-up (a cold start on two cores is mostly C2 compiling) and with"
+                + " C1 and C2 when N > 0. The output says which (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(
         names = {"--jfr", "--cpuprofile"},
         paramLabel = "FILE",
         description =
@@ -138,6 +151,9 @@ final class BenchCommand implements Runnable {
         out.flush();
         return 0;
       }
+      if (warmup < 0) {
+        throw new UserException("--warmup: must be >= 0, got " + warmup);
+      }
       Workload w;
       try {
         w = catalog.byName(workload);
@@ -148,8 +164,17 @@ final class BenchCommand implements Runnable {
       err.printf("running %s (from %s)%n", w.name(), catalog.source());
       err.flush();
       BenchResult r;
+      try {
+        BenchResult wrong = warmUp(w, err);
+        if (wrong != null) {
+          wrong.printTable(out);
+          return 1;
+        }
+      } catch (IllegalArgumentException e) {
+        throw new UserException(e.getMessage(), Errors.EXIT_ERROR, e);
+      }
       try (Recording rec = jfr == null ? null : startRecording()) {
-        r = new SchedulerBench(w, timeout, err).run();
+        r = new SchedulerBench(w, timeout, err, RunConditions.current(warmup)).run();
         if (rec != null) {
           rec.stop();
           err.printf("JFR profile written to %s%n", jfr);
@@ -173,6 +198,23 @@ final class BenchCommand implements Runnable {
         err.flush();
       }
       return r.ok() ? 0 : 1;
+    }
+
+    /**
+     * Runs the warm-up runs, one progress line each; returns the first whose end state is wrong (a
+     * bug worth seeing at once), else null.
+     */
+    private BenchResult warmUp(Workload w, PrintWriter err) throws Exception {
+      for (int i = 1; i <= warmup; i++) {
+        BenchResult r = new SchedulerBench(w, timeout, err, RunConditions.current(i - 1)).run();
+        err.printf("warm-up run %d/%d: %s%n", i, warmup, r.summaryLine());
+        err.flush();
+        if (!r.ok()) {
+          err.printf("warm-up run %d ended in a wrong state; not measuring%n", i);
+          return r;
+        }
+      }
+      return null;
     }
 
     private Recording startRecording() throws IOException {

@@ -43,6 +43,8 @@ class BenchCommandTest {
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("correctness: ok (10 pods, 10 claims, 10 devices allocated)");
+    assertThat(r.out()).contains("; no warm-up (a cold JVM)");
+    assertThat(r.err()).doesNotContain("warm-up run");
     // What a measured pod cost. Not exact counts: a request is counted once its response is
     // written, which may be after the watch delivered the last bind and the measurement stopped.
     assertThat(r.out())
@@ -140,6 +142,44 @@ class BenchCommandTest {
     assertThat(run.err())
         .contains(
             "error: " + config + ": template templates/not-upstreams.yaml not found under " + dir);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void warmUpRunsComeFirstAndTheOutputSaysSo() throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "bench",
+                "scheduler",
+                "--workload",
+                "SchedulingWithResourceClaimTemplate/fast",
+                "--warmup",
+                "1",
+                "-o",
+                "json"));
+    Path templates = BenchCommand.Scheduler.find(Path.of("").toAbsolutePath());
+    if (templates != null) {
+      args.addAll(List.of("--templates", templates.toString()));
+    }
+
+    Result r = CliTest.run(args.toArray(String[]::new));
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err()).containsOnlyOnce("warm-up run 1/1: ").contains("end state ok");
+    Map<String, Object> doc = Serialization.unmarshal(r.out(), Map.class);
+    assertThat((Map<String, Object>) doc.get("conditions"))
+        .containsEntry("warmupRuns", 1)
+        .containsEntry("jit", io.jdra.cli.bench.RunConditions.current(1).jit());
+    assertThat((Map<String, Object>) doc.get("correctness")).containsEntry("ok", true);
+  }
+
+  @Test
+  void negativeWarmUpIsOneLineExitOne() {
+    Result r = CliTest.run("bench", "scheduler", "--warmup", "-1");
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith("error: --warmup: must be >= 0, got -1");
   }
 
   @Test

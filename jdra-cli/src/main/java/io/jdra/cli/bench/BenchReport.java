@@ -69,11 +69,12 @@ public final class BenchReport {
     var os = ManagementFactory.getOperatingSystemMXBean();
     return String.format(
         Locale.ROOT,
-        "Run started %s on %d CPUs (load average %.2f at the end), Java %s. Workload from %s.",
+        "Run started %s on %d CPUs (load average %.2f at the end), Java %s, %s. Workload from %s.",
         Instant.ofEpochMilli(r.startedMillis()),
         os.getAvailableProcessors(),
         os.getSystemLoadAverage(),
         Runtime.version(),
+        r.conditions().describe(),
         r.workload().config().source());
   }
 

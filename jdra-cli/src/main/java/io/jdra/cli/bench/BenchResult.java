@@ -16,13 +16,15 @@ import java.util.function.IntToDoubleFunction;
  * @param correctness the end-state check
  * @param attemptsTotal scheduler_schedule_attempts_total by result over the whole run
  * @param startedMillis wall-clock start of the run
+ * @param conditions the JIT and the warm-up runs before this one
  */
 public record BenchResult(
     Workload workload,
     Measurement.Result measured,
     Correctness correctness,
     Map<String, Long> attemptsTotal,
-    long startedMillis) {
+    long startedMillis,
+    RunConditions conditions) {
   static final int[] PERCENTILES = {50, 90, 95, 99};
 
   public boolean ok() {
@@ -65,6 +67,16 @@ public record BenchResult(
     return new Row(metric, label, unit, avg, p);
   }
 
+  /** Throughput, CPU per pod and the end state on one line, for progress output. */
+  public String summaryLine() {
+    return String.format(
+        java.util.Locale.ROOT,
+        "%.1f pods/s average, %.1f ms CPU per measured pod, end state %s",
+        measured.throughput().average(),
+        measured.cpuMillisPerPod(),
+        ok() ? "ok" : "WRONG");
+  }
+
   /** The human table. */
   public void printTable(PrintWriter out) {
     out.printf("%s%n", workload.name());
@@ -89,6 +101,7 @@ public record BenchResult(
         "  scheduling attempts while measuring: %s; whole run: %s%n",
         measured.attempts(), attemptsTotal);
     printCost(out);
+    out.printf("  %s%n", conditions.describe());
     if (workload.threshold() != null) {
       out.printf(
           "  upstream's CI threshold for this workload: %.0f pods/s average%n",
@@ -175,6 +188,7 @@ public record BenchResult(
     check.put("devicesAllocated", correctness.devices());
     check.put("problems", correctness.problems());
     doc.put("correctness", check);
+    doc.put("conditions", conditions.json());
     return Serialization.asJson(doc);
   }
 

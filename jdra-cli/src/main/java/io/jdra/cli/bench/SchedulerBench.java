@@ -35,11 +35,14 @@ public final class SchedulerBench {
   private final Workload workload;
   private final Duration timeout;
   private final PrintWriter progress;
+  private final RunConditions conditions;
 
-  public SchedulerBench(Workload workload, Duration timeout, PrintWriter progress) {
+  public SchedulerBench(
+      Workload workload, Duration timeout, PrintWriter progress, RunConditions conditions) {
     this.workload = workload;
     this.timeout = timeout;
     this.progress = progress;
+    this.conditions = conditions;
   }
 
   /** Runs the workload; the result says whether the final state is correct. */
@@ -100,7 +103,7 @@ public final class SchedulerBench {
             correctness = correctness.withProblem(failure);
           }
           return new BenchResult(
-              workload, result, correctness, Histograms.attempts(registry), started);
+              workload, result, correctness, Histograms.attempts(registry), started, conditions);
         }
       } finally {
         scheduler.stop();
