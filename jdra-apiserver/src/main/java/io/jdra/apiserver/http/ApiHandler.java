@@ -14,7 +14,6 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -76,20 +75,25 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
 
   @Override
   public void handle(HttpServerRequest req) {
+    handle(new VertxExchange(req));
+  }
+
+  /** Serves one exchange on the Vert.x context it runs on. */
+  void handle(Exchange req) {
     RequestInfo info = RequestInfo.parse(req.path());
     metrics.observe(req, info);
     try {
       route(req, info);
     } catch (ApiException e) {
-      Responses.error(req.response(), e);
+      Responses.error(req, e);
     } catch (RuntimeException | Error e) {
       // as upstream's panic recovery: even an OutOfMemoryError gets a 500, not silence
-      fail(req.response(), e);
+      fail(req, e);
     }
   }
 
   /** Writes a failure: a Status for ApiExceptions, a logged 500 for bugs. */
-  static void fail(HttpServerResponse resp, Throwable t) {
+  static void fail(Exchange resp, Throwable t) {
     if (t instanceof ApiException e) {
       Responses.error(resp, e);
       return;
@@ -106,16 +110,16 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
   }
 
   /** Serves {@code req}; {@code info} is its parsed path, null outside the resource API. */
-  private void route(HttpServerRequest req, RequestInfo info) {
+  private void route(Exchange req, RequestInfo info) {
     String path = req.path();
     switch (path) {
       case "/healthz", "/livez" -> {
-        Responses.text(req.response(), 200, "ok");
+        Responses.text(req, 200, "ok");
         return;
       }
       case "/readyz" -> {
         boolean ok = ready.getAsBoolean();
-        Responses.text(req.response(), ok ? 200 : 500, ok ? "ok" : "[-]storage not ready");
+        Responses.text(req, ok ? 200 : 500, ok ? "ok" : "[-]storage not ready");
         return;
       }
       default -> {}
@@ -133,7 +137,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
       if (list == null || req.method() != HttpMethod.GET) {
         throw ApiException.pathNotFound();
       }
-      Responses.json(req.response(), 200, list);
+      Responses.json(req, 200, list);
       return;
     }
     authorize(RequestAttributes.of(user, req, info));
@@ -155,14 +159,14 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
             resources.handle(r);
           } catch (RuntimeException e) {
             // warnings found before a synchronous failure still go out, as upstream's
-            r.warnings().writeTo(req.response());
+            r.warnings().writeTo(req);
             throw e;
           }
         });
   }
 
   /** The user of the request's bearer token; 401 without a known one. */
-  private UserInfo authenticate(HttpServerRequest req) {
+  private UserInfo authenticate(Exchange req) {
     if (authenticator == null) {
       return UserInfo.admin();
     }
@@ -184,7 +188,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
   }
 
   /** A query that does not decode (e.g. {@code %zz}) is the client's error, not a 500. */
-  private static void checkQuery(HttpServerRequest req) {
+  private static void checkQuery(Exchange req) {
     try {
       req.params();
     } catch (IllegalArgumentException e) {
@@ -193,45 +197,42 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
     }
   }
 
-  private boolean discovery(HttpServerRequest req, String path) {
+  private boolean discovery(Exchange req, String path) {
     if (req.method() != HttpMethod.GET) {
       return false;
     }
     String accept = req.getHeader("Accept");
     boolean aggregated = accept != null && accept.contains("as=APIGroupDiscoveryList");
     switch (path) {
-      case "/version", "/version/" -> Responses.json(req.response(), 200, Discovery.version());
+      case "/version", "/version/" -> Responses.json(req, 200, Discovery.version());
       case "/api", "/api/" -> {
         if (aggregated) {
-          Responses.json(
-              req.response(), 200, Discovery.AGGREGATED_TYPE, discovery.aggregated(true));
+          Responses.json(req, 200, Discovery.AGGREGATED_TYPE, discovery.aggregated(true));
         } else {
-          Responses.json(req.response(), 200, discovery.coreVersions());
+          Responses.json(req, 200, discovery.coreVersions());
         }
       }
       case "/apis", "/apis/" -> {
         if (aggregated) {
-          Responses.json(
-              req.response(), 200, Discovery.AGGREGATED_TYPE, discovery.aggregated(false));
+          Responses.json(req, 200, Discovery.AGGREGATED_TYPE, discovery.aggregated(false));
         } else {
-          Responses.json(req.response(), 200, discovery.groups());
+          Responses.json(req, 200, discovery.groups());
         }
       }
-      case "/openapi/v3", "/openapi/v3/" -> Responses.json(req.response(), 200, openApi.root());
+      case "/openapi/v3", "/openapi/v3/" -> Responses.json(req, 200, openApi.root());
       case "/openapi/v2", "/openapi/v2/" -> {
-        req.response().putHeader("Vary", "Accept");
+        req.putHeader("Vary", "Accept");
         if (SwaggerAccept.json(accept)) {
-          Responses.json(req.response(), 200, openApi.swagger());
+          Responses.json(req, 200, openApi.swagger());
         } else if (SwaggerAccept.protobuf(accept)) {
           // kubectl asks for this only for kinds /openapi/v3 does not describe (a kind the server
           // does not serve): an empty document makes it skip client-side validation, so that the
           // apply fails with "no matches for kind", as against kube-apiserver.
-          req.response()
-              .setStatusCode(200)
+          req.setStatusCode(200)
               .putHeader("Content-Type", SwaggerAccept.PROTOBUF)
               .end(io.vertx.core.buffer.Buffer.buffer(SwaggerAccept.emptyProtobufDocument()));
         } else {
-          req.response().setStatusCode(406).end();
+          req.setStatusCode(406).end();
         }
       }
       default -> {
@@ -240,7 +241,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
           if (doc == null) {
             throw ApiException.pathNotFound();
           }
-          Responses.json(req.response(), 200, doc);
+          Responses.json(req, 200, doc);
           return true;
         }
         if (path.startsWith("/apis/") && path.indexOf('/', 6) < 0) {
@@ -248,7 +249,7 @@ public final class ApiHandler implements Handler<HttpServerRequest> {
           if (g == null) {
             throw ApiException.pathNotFound();
           }
-          Responses.json(req.response(), 200, g);
+          Responses.json(req, 200, g);
           return true;
         }
         return false;

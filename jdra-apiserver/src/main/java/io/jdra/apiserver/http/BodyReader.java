@@ -5,8 +5,6 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +31,7 @@ final class BodyReader {
   }
 
   /** Reads the whole body, then runs {@code then} (failures in it answer as Status). */
-  void read(HttpServerRequest req, Handler<Buffer> then) {
+  void read(Exchange req, Handler<Buffer> then) {
     HttpMethod m = req.method();
     if (m == HttpMethod.GET || m == HttpMethod.HEAD) {
       then.handle(Buffer.buffer());
@@ -43,41 +41,51 @@ final class BodyReader {
       closeAfter(req, ApiException.tooLarge(ApiHandler.MAX_BODY)); // the body cannot follow
       return;
     }
+    Buffer whole = req.completeBody();
+    if (whole != null) {
+      finish(req, whole, whole.length() > ApiHandler.MAX_BODY, then); // in-process: no waiting
+      return;
+    }
     if ("100-continue".equalsIgnoreCase(req.getHeader("Expect"))) {
-      req.response().writeContinue();
+      req.writeContinue();
     }
     Buffer body = Buffer.buffer();
     boolean[] tooLarge = {false};
     long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> timedOut(req));
-    req.handler(chunk -> {
-      if (tooLarge[0]) {
-        return;
-      }
-      if (body.length() + chunk.length() > ApiHandler.MAX_BODY) {
-        tooLarge[0] = true;
-        return;
-      }
-      body.appendBuffer(chunk);
-    });
-    req.exceptionHandler(e -> LOG.debug("Request body failed", e));
-    req.endHandler(v -> {
-      vertx.cancelTimer(timer);
-      if (tooLarge[0]) {
-        Responses.error(req.response(), ApiException.tooLarge(ApiHandler.MAX_BODY));
-        return;
-      }
-      try {
-        then.handle(body);
-      } catch (ApiException e) {
-        Responses.error(req.response(), e);
-      } catch (RuntimeException | Error e) {
-        ApiHandler.fail(req.response(), e);
-      }
-    });
+    req.readBody(
+        chunk -> {
+          if (tooLarge[0]) {
+            return;
+          }
+          if (body.length() + chunk.length() > ApiHandler.MAX_BODY) {
+            tooLarge[0] = true;
+            return;
+          }
+          body.appendBuffer(chunk);
+        },
+        e -> LOG.debug("Request body failed", e),
+        v -> {
+          vertx.cancelTimer(timer);
+          finish(req, body, tooLarge[0], then);
+        });
   }
 
-  private static void timedOut(HttpServerRequest req) {
-    if (!req.isEnded()) {
+  private static void finish(Exchange req, Buffer body, boolean tooLarge, Handler<Buffer> then) {
+    if (tooLarge) {
+      Responses.error(req, ApiException.tooLarge(ApiHandler.MAX_BODY));
+      return;
+    }
+    try {
+      then.handle(body);
+    } catch (ApiException e) {
+      Responses.error(req, e);
+    } catch (RuntimeException | Error e) {
+      ApiHandler.fail(req, e);
+    }
+  }
+
+  private static void timedOut(Exchange req) {
+    if (!req.requestEnded()) {
       LOG.debug("Request body of {} {} not received in time", req.method(), req.path());
       closeAfter(req, ApiException.timeout(TIMEOUT, 0));
     }
@@ -87,15 +95,15 @@ final class BodyReader {
    * Answers with {@code e} and then ends what is left of the request: the HTTP/1 connection (its
    * unread body cannot be skipped) or the HTTP/2 stream.
    */
-  private static void closeAfter(HttpServerRequest req, ApiException e) {
-    if (req.version() != HttpVersion.HTTP_2) {
-      req.response().putHeader("Connection", "close"); // Connection is not an HTTP/2 header
+  private static void closeAfter(Exchange req, ApiException e) {
+    if (!req.multiplexed()) {
+      req.putHeader("Connection", "close"); // Connection is not an HTTP/2 header
     }
-    Responses.error(req.response(), e);
+    Responses.error(req, e);
   }
 
   /** The Content-Length a request declares, or -1. */
-  private static long declaredLength(HttpServerRequest req) {
+  private static long declaredLength(Exchange req) {
     String v = req.getHeader("Content-Length");
     if (v == null) {
       return -1;

@@ -4,7 +4,6 @@ import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.storage.ListPage;
 import io.jdra.apiserver.storage.StoredObject;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
 import java.util.Iterator;
 
 /**
@@ -20,14 +19,14 @@ final class ListStream {
 
   private static final int CHUNK = 256 * 1024;
 
-  private final HttpServerResponse resp;
+  private final Exchange resp;
   private final ResourceType type;
   private final String version;
   private final Iterator<StoredObject> items;
   private boolean first = true;
 
   private ListStream(
-      HttpServerResponse resp, ResourceType type, String version, Iterator<StoredObject> items) {
+      Exchange resp, ResourceType type, String version, Iterator<StoredObject> items) {
     this.resp = resp;
     this.type = type;
     this.version = version;
@@ -35,7 +34,7 @@ final class ListStream {
   }
 
   static void send(
-      HttpServerResponse resp,
+      Exchange resp,
       ResourceType t,
       String version,
       ListPage page,
@@ -66,7 +65,7 @@ final class ListStream {
         return;
       }
       if (resp.writeQueueFull()) {
-        resp.drainHandler(v -> pump());
+        resp.drainHandler(this::pump);
         return;
       }
       resp.write(nextChunk());

@@ -63,7 +63,7 @@ final class Listing {
           try {
             respond(r, selectors, plan);
           } catch (RuntimeException e) {
-            ApiHandler.fail(r.http().response(), e);
+            ApiHandler.fail(r.http(), e);
           }
         };
     ResourceVersions.awaitFresh(
@@ -71,7 +71,7 @@ final class Listing {
         service.storage()::currentVersion,
         plan.required(),
         read,
-        e -> Responses.error(r.http().response(), e));
+        e -> Responses.error(r.http(), e));
   }
 
   private void respond(Request r, ResourceHandler.Selectors selectors, Plan plan) {

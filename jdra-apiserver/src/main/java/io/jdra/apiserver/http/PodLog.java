@@ -8,7 +8,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +54,7 @@ final class PodLog {
         "/containerLogs/" + enc(r.namespace()) + "/" + enc(r.name()) + "/" + enc(container);
     int tail = ResourceHandler.intParam(r, "tailLines");
     boolean hasTail = r.param("tailLines") != null;
-    HttpServerResponse resp = r.http().response();
+    Exchange resp = r.http();
     Vertx vertx = Vertx.currentContext().owner();
     HttpClient client =
         CLIENTS.computeIfAbsent(

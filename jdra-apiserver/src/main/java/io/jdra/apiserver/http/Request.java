@@ -4,7 +4,6 @@ import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.registry.ResourceType;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerRequest;
 
 /**
  * One resource request after routing.
@@ -17,13 +16,13 @@ import io.vertx.core.http.HttpServerRequest;
  * @param warnings warnings to send with the response
  */
 record Request(
-    HttpServerRequest http,
+    Exchange http,
     RequestInfo info,
     ResourceType type,
     Buffer body,
     UserInfo user,
     Warnings warnings) {
-  Request(HttpServerRequest http, RequestInfo info, ResourceType type, Buffer body, UserInfo user) {
+  Request(Exchange http, RequestInfo info, ResourceType type, Buffer body, UserInfo user) {
     this(http, info, type, body, user, new Warnings());
   }
 

@@ -2,7 +2,6 @@ package io.jdra.apiserver.http;
 
 import io.jdra.apiserver.auth.Attributes;
 import io.jdra.apiserver.auth.UserInfo;
-import io.vertx.core.http.HttpServerRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,7 +14,7 @@ import java.util.Map;
 final class RequestAttributes {
   private RequestAttributes() {}
 
-  static Attributes of(UserInfo user, HttpServerRequest req, RequestInfo info) {
+  static Attributes of(UserInfo user, Exchange req, RequestInfo info) {
     boolean named = !info.name().isEmpty();
     String verb =
         switch (req.method().name()) {
@@ -45,7 +44,7 @@ final class RequestAttributes {
         fields);
   }
 
-  private static boolean watch(HttpServerRequest req) {
+  private static boolean watch(Exchange req) {
     String v = req.getParam("watch");
     return v != null && !v.equals("0") && !v.equalsIgnoreCase("false");
   }

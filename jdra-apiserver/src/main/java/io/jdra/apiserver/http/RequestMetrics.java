@@ -4,7 +4,6 @@ import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerRequest;
 import java.util.List;
 
 /**
@@ -45,28 +44,27 @@ public final class RequestMetrics {
   }
 
   /** Counts {@code req} when its response body has been written. */
-  void observe(HttpServerRequest req, RequestInfo info) {
+  void observe(Exchange req, RequestInfo info) {
     String verb = verb(req, info);
     String dryRun = dryRun(req);
-    req.response()
-        .bodyEndHandler(v -> {
-          CounterDataPoint c =
-              requests.labelValues(
-                  verb,
-                  dryRun,
-                  info == null ? "" : info.group(),
-                  info == null ? "" : info.version(),
-                  info == null ? "" : info.resource(),
-                  info == null ? "" : info.subresource(),
-                  scope(info),
-                  "apiserver",
-                  Integer.toString(req.response().getStatusCode()));
-          c.inc();
-        });
+    req.bodyEndHandler(() -> {
+      CounterDataPoint c =
+          requests.labelValues(
+              verb,
+              dryRun,
+              info == null ? "" : info.group(),
+              info == null ? "" : info.version(),
+              info == null ? "" : info.resource(),
+              info == null ? "" : info.subresource(),
+              scope(info),
+              "apiserver",
+              Integer.toString(req.getStatusCode()));
+      c.inc();
+    });
   }
 
   /** Upstream's reported verb: the HTTP method made canonical by the request's scope. */
-  static String verb(HttpServerRequest req, RequestInfo info) {
+  static String verb(Exchange req, RequestInfo info) {
     HttpMethod m = req.method();
     if (info == null || info.resource().isEmpty()) {
       return m.name();
@@ -94,13 +92,13 @@ public final class RequestMetrics {
     return m.name();
   }
 
-  private static boolean isWatch(HttpServerRequest req) {
+  private static boolean isWatch(Exchange req) {
     List<String> w = params(req, "watch");
     return !w.isEmpty() && (w.get(0).equals("true") || w.get(0).equals("1"));
   }
 
   /** The request's dryRun values, sorted and comma-joined as upstream's label; "" without. */
-  private static String dryRun(HttpServerRequest req) {
+  private static String dryRun(Exchange req) {
     List<String> values = params(req, "dryRun");
     if (values.isEmpty()) {
       return "";
@@ -109,7 +107,7 @@ public final class RequestMetrics {
   }
 
   /** The values of a query parameter; none when the query does not decode (a 400 follows). */
-  private static List<String> params(HttpServerRequest req, String name) {
+  private static List<String> params(Exchange req, String name) {
     try {
       return req.params().getAll(name);
     } catch (IllegalArgumentException e) {

@@ -16,7 +16,6 @@ import io.jdra.apiserver.storage.StoredObject;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -424,16 +423,16 @@ final class ResourceHandler {
   }
 
   /** Writes the outcome of an asynchronous write on the request's context. */
-  static <T> void respond(Request r, CompletableFuture<T> f, BiConsumer<HttpServerResponse, T> ok) {
+  static <T> void respond(Request r, CompletableFuture<T> f, BiConsumer<Exchange, T> ok) {
     Context ctx = Vertx.currentContext();
     f.whenComplete((v, err) -> {
       Runnable write =
           () -> {
-            r.warnings().writeTo(r.http().response());
+            r.warnings().writeTo(r.http());
             if (err == null) {
-              ok.accept(r.http().response(), v);
+              ok.accept(r.http(), v);
             } else {
-              ApiHandler.fail(r.http().response(), unwrap(err));
+              ApiHandler.fail(r.http(), unwrap(err));
             }
           };
       if (ctx == null || Vertx.currentContext() == ctx) {

@@ -3,7 +3,6 @@ package io.jdra.apiserver.http;
 import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.Json;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
 import tools.jackson.databind.JsonNode;
 
 /** Writes JSON responses and Status errors. Stateless. */
@@ -12,7 +11,7 @@ final class Responses {
 
   private Responses() {}
 
-  static void json(HttpServerResponse r, int code, Buffer body) {
+  static void json(Exchange r, int code, Buffer body) {
     if (r.ended() || r.closed()) {
       return;
     }
@@ -22,11 +21,11 @@ final class Responses {
     r.end(body);
   }
 
-  static void json(HttpServerResponse r, int code, JsonNode body) {
+  static void json(Exchange r, int code, JsonNode body) {
     json(r, code, Buffer.buffer(Json.bytes(body)));
   }
 
-  static void json(HttpServerResponse r, int code, String contentType, JsonNode body) {
+  static void json(Exchange r, int code, String contentType, JsonNode body) {
     if (r.ended() || r.closed()) {
       return;
     }
@@ -35,11 +34,11 @@ final class Responses {
     r.end(Buffer.buffer(Json.bytes(body)));
   }
 
-  static void error(HttpServerResponse r, ApiException e) {
+  static void error(Exchange r, ApiException e) {
     json(r, e.code(), e.toStatus());
   }
 
-  static void text(HttpServerResponse r, int code, String body) {
+  static void text(Exchange r, int code, String body) {
     if (r.ended() || r.closed()) {
       return;
     }

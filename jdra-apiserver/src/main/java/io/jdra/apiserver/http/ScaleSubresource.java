@@ -31,7 +31,7 @@ final class ScaleSubresource {
     switch (r.http().method().name()) {
       case "GET" -> {
         StoredObject o = service.get(r.type(), r.namespace(), r.name());
-        Responses.json(r.http().response(), 200, scale(Json.parseObject(o.json())));
+        Responses.json(r.http(), 200, scale(Json.parseObject(o.json())));
       }
       case "PUT" -> {
         ObjectNode body =

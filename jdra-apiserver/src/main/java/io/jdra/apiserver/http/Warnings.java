@@ -1,6 +1,5 @@
 package io.jdra.apiserver.http;
 
-import io.vertx.core.http.HttpServerResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,7 +29,7 @@ final class Warnings {
   }
 
   /** Adds the headers to a response that has not been written yet. */
-  void writeTo(HttpServerResponse resp) {
+  void writeTo(Exchange resp) {
     List<String> all;
     synchronized (this) {
       if (texts.isEmpty()) {
@@ -47,7 +46,7 @@ final class Warnings {
       }
       String text = truncate ? cut(t) : t;
       written += text.codePointCount(0, text.length());
-      resp.headers().add("Warning", header(text));
+      resp.responseHeaders().add("Warning", header(text));
     }
   }
 

@@ -11,8 +11,6 @@ import io.jdra.apiserver.storage.StoredObject;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.ServerWebSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -51,13 +49,12 @@ final class Watches {
     Context ctx = Vertx.currentContext();
     if (upgrade != null && upgrade.equalsIgnoreCase("websocket")) {
       r.http()
-          .toWebSocket()
-          .onSuccess(ws -> start(r, ctx, selectors, from, timeout, bookmarks, encoder, sink(ws)))
-          .onFailure(
-              e -> Responses.error(r.http().response(), ApiException.badRequest(e.getMessage())));
+          .webSocket()
+          .onSuccess(sink -> start(r, ctx, selectors, from, timeout, bookmarks, encoder, sink))
+          .onFailure(e -> Responses.error(r.http(), ApiException.badRequest(e.getMessage())));
       return;
     }
-    HttpServerResponse resp = r.http().response();
+    Exchange resp = r.http();
     resp.setStatusCode(200);
     resp.setChunked(true);
     resp.putHeader(
@@ -82,7 +79,7 @@ final class Watches {
 
           @Override
           public void onClose(Runnable r) {
-            resp.closeHandler(v -> r.run());
+            resp.closeHandler(r);
           }
 
           @Override
@@ -92,7 +89,7 @@ final class Watches {
 
           @Override
           public void onDrain(Runnable r) {
-            resp.drainHandler(v -> r.run());
+            resp.drainHandler(r);
           }
         };
     // Send headers now so clients see the watch is established before the first event.
@@ -112,39 +109,6 @@ final class Watches {
       long rv = ResourceVersions.parse(o.resourceVersion());
       return new Start(rv, Boolean.TRUE.equals(o.sendInitialEvents()));
     }
-  }
-
-  private static WatchSession.Sink sink(ServerWebSocket ws) {
-    return new WatchSession.Sink() {
-      @Override
-      public void write(Buffer event) {
-        if (!ws.isClosed()) {
-          ws.writeTextMessage(WatchSession.utf8(event));
-        }
-      }
-
-      @Override
-      public void end() {
-        if (!ws.isClosed()) {
-          ws.close();
-        }
-      }
-
-      @Override
-      public void onClose(Runnable r) {
-        ws.closeHandler(v -> r.run());
-      }
-
-      @Override
-      public boolean full() {
-        return ws.writeQueueFull();
-      }
-
-      @Override
-      public void onDrain(Runnable r) {
-        ws.drainHandler(v -> r.run());
-      }
-    };
   }
 
   private void start(
