@@ -15,6 +15,7 @@ import io.jdra.apiserver.auth.TokenAuthenticator;
 import io.jdra.apiserver.auth.UserInfo;
 import io.jdra.apiserver.http.ApiHandler;
 import io.jdra.apiserver.http.ConnectionTimeouts;
+import io.jdra.apiserver.http.InProcessTransport;
 import io.jdra.apiserver.http.RequestMetrics;
 import io.jdra.apiserver.meta.ApiException;
 import io.jdra.apiserver.meta.Json;
@@ -69,6 +70,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final String token;
   private final Security.Material security;
   private final PrometheusRegistry metrics;
+  private final InProcessTransport inProcess;
 
   private EmbeddedApiServer(
       ApiServerOptions options,
@@ -80,7 +82,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
       URI url,
       String token,
       Security.Material security,
-      PrometheusRegistry metrics) {
+      PrometheusRegistry metrics,
+      InProcessTransport inProcess) {
     this.options = options;
     this.vertx = vertx;
     this.storage = storage;
@@ -91,6 +94,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
     this.token = token;
     this.security = security;
     this.metrics = metrics;
+    this.inProcess = inProcess;
   }
 
   /** An in-memory server over plain HTTP on a free loopback port. */
@@ -162,7 +166,17 @@ public final class EmbeddedApiServer implements AutoCloseable {
       controllers.start();
       EmbeddedApiServer server =
           new EmbeddedApiServer(
-              o, vertx, storage, service, servers, controllers, url, token, sec, metrics);
+              o,
+              vertx,
+              storage,
+              service,
+              servers,
+              controllers,
+              url,
+              token,
+              sec,
+              metrics,
+              new InProcessTransport(handler, vertx, loops));
       if (o.kubeconfig() != null) {
         Kubeconfig.write(
             o.kubeconfig(), url, token, sec == null ? null : sec.caPem(), "jdra-admin");
@@ -392,6 +406,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
     return security == null ? null : security.caPem();
   }
 
+  /**
+   * Hands requests to this server in memory, for components running in this process: same answers,
+   * authentication and watches as over {@link #url()}, without socket, HTTP or TLS.
+   */
+  public InProcessTransport inProcess() {
+    return inProcess;
+  }
+
   /** The server's own metrics ({@code apiserver_request_total}). */
   public PrometheusRegistry metrics() {
     return metrics;
@@ -414,6 +436,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /** Stops listening, then flushes and closes storage. */
   @Override
   public void close() {
+    inProcess.close();
     controllers.close();
     for (HttpServer s : servers) {
       s.close();

@@ -28,6 +28,7 @@ final class ModuleRules {
     ALLOWED.put("allocator", List.of("api", "cel"));
     ALLOWED.put("runtime", List.of("api"));
     ALLOWED.put("apiserver", List.of("api", "cel"));
+    ALLOWED.put("inprocess", List.of("apiserver"));
     ALLOWED.put("controllers", List.of("runtime"));
     ALLOWED.put("scheduler", List.of("runtime", "allocator"));
     ALLOWED.put("proto", List.of());

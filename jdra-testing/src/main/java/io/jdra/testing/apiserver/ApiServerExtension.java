@@ -7,6 +7,7 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * JUnit 5 extension: one in-memory embedded API server per test class (stopped after the class),
@@ -36,9 +37,19 @@ public final class ApiServerExtension
     while (classContext.getTestMethod().isPresent() && classContext.getParent().isPresent()) {
       classContext = classContext.getParent().get();
     }
+    ExtensionContext c = classContext;
     return classContext
         .getStore(NS)
-        .computeIfAbsent("server", k -> TestApiServer.start(), TestApiServer.class);
+        .computeIfAbsent("server", k -> TestApiServer.start(transport(c)), TestApiServer.class);
+  }
+
+  /** The transport the test class's {@link WithApiServer} names (HTTP without one). */
+  private static WithApiServer.Transport transport(ExtensionContext classContext) {
+    return classContext
+        .getTestClass()
+        .flatMap(t -> AnnotationSupport.findAnnotation(t, WithApiServer.class))
+        .map(WithApiServer::transport)
+        .orElse(WithApiServer.Transport.HTTP);
   }
 
   @Override

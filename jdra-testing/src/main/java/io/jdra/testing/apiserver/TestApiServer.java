@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
+import io.jdra.inprocess.InProcessClients;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,12 +22,14 @@ import java.util.List;
  */
 public final class TestApiServer implements AutoCloseable {
   private final EmbeddedApiServer server;
+  private final WithApiServer.Transport transport;
   private final KubernetesClient client;
   private final List<KubernetesClient> extra = new ArrayList<>();
 
-  private TestApiServer(EmbeddedApiServer server) {
+  private TestApiServer(EmbeddedApiServer server, WithApiServer.Transport transport) {
     this.server = server;
-    this.client = newClient(server);
+    this.transport = transport;
+    this.client = newClient(server, transport);
   }
 
   /** An in-memory server on a free loopback port (plain HTTP, no token). */
@@ -36,7 +39,17 @@ public final class TestApiServer implements AutoCloseable {
 
   /** A server with the given options. */
   public static TestApiServer start(ApiServerOptions options) {
-    return new TestApiServer(EmbeddedApiServer.start(options));
+    return start(options, WithApiServer.Transport.HTTP);
+  }
+
+  /** An in-memory server whose clients use {@code transport}. */
+  public static TestApiServer start(WithApiServer.Transport transport) {
+    return start(ApiServerOptions.inMemory(), transport);
+  }
+
+  /** A server with the given options whose clients use {@code transport}. */
+  public static TestApiServer start(ApiServerOptions options, WithApiServer.Transport transport) {
+    return new TestApiServer(EmbeddedApiServer.start(options), transport);
   }
 
   /** The shared client (namespace {@code default}). */
@@ -46,7 +59,7 @@ public final class TestApiServer implements AutoCloseable {
 
   /** A further client, e.g. one per simulated component; closed with the server. */
   public synchronized KubernetesClient newClient() {
-    KubernetesClient c = newClient(server);
+    KubernetesClient c = newClient(server, transport);
     extra.add(c);
     return c;
   }
@@ -57,6 +70,12 @@ public final class TestApiServer implements AutoCloseable {
 
   /** A fabric8 client configured for a server (URL, token, CA), namespace {@code default}. */
   public static KubernetesClient newClient(EmbeddedApiServer server) {
+    return newClient(server, WithApiServer.Transport.HTTP);
+  }
+
+  /** As {@link #newClient(EmbeddedApiServer)}, reaching the server over {@code transport}. */
+  public static KubernetesClient newClient(
+      EmbeddedApiServer server, WithApiServer.Transport transport) {
     ConfigBuilder b =
         new ConfigBuilder()
             .withMasterUrl(server.url().toString())
@@ -75,6 +94,9 @@ public final class TestApiServer implements AutoCloseable {
                   server.caCertificatePem().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
     Config config = b.build();
+    if (transport == WithApiServer.Transport.IN_PROCESS) {
+      return InProcessClients.create(server, config, null);
+    }
     return new KubernetesClientBuilder().withConfig(config).build();
   }
 

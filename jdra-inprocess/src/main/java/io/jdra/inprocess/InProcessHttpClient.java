@@ -1,0 +1,101 @@
+package io.jdra.inprocess;
+
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.StandardHttpClient;
+import io.fabric8.kubernetes.client.http.StandardHttpRequest;
+import io.fabric8.kubernetes.client.http.StandardWebSocketBuilder;
+import io.fabric8.kubernetes.client.http.WebSocket;
+import io.fabric8.kubernetes.client.http.WebSocketResponse;
+import io.fabric8.kubernetes.client.http.WebSocketUpgradeResponse;
+import io.jdra.apiserver.http.InProcessRequest;
+import io.jdra.apiserver.http.InProcessTransport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A fabric8 HTTP client whose requests go to the embedded API server in memory: path, query,
+ * headers and body as fabric8 built them (its interceptors add the Authorization header, so the
+ * server sees the client's user), the answer's status, headers and body streamed back as the client
+ * reads it. Watches use HTTP streaming: the WebSocket handshake is answered as a server without
+ * WebSockets answers it (200), after which fabric8 watches over a long GET ({@code
+ * InProcessClients} also sets {@code onlyHttpWatches}). Response callbacks run on a server event
+ * loop, as fabric8's Vert.x client runs them on its own loop: nothing may block there. Thread-safe.
+ */
+final class InProcessHttpClient
+    extends StandardHttpClient<
+        InProcessHttpClient, InProcessHttpClientFactory, InProcessHttpClientBuilder> {
+  private final InProcessTransport transport;
+
+  InProcessHttpClient(
+      InProcessHttpClientBuilder builder, AtomicBoolean closed, InProcessTransport transport) {
+    super(builder, closed);
+    this.transport = transport;
+  }
+
+  @Override
+  public CompletableFuture<WebSocketResponse> buildWebSocketDirect(
+      StandardWebSocketBuilder builder, WebSocket.Listener listener) {
+    WebSocketUpgradeResponse refused = new WebSocketUpgradeResponse(builder.asHttpRequest(), 200);
+    return CompletableFuture.completedFuture(
+        new WebSocketResponse(
+            refused, new IOException("in-process clients watch over HTTP, not WebSocket")));
+  }
+
+  @Override
+  public CompletableFuture<HttpResponse<AsyncBody>> consumeBytesDirect(
+      StandardHttpRequest request, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    if (isClosed()) {
+      return CompletableFuture.failedFuture(new IOException("client is closed"));
+    }
+    ResponseBody body = new ResponseBody(request, consumer);
+    transport.send(toInProcess(request), body);
+    return body.response();
+  }
+
+  @Override
+  protected void doClose() {
+    // Nothing to release: requests in flight finish, watches end when their consumers cancel.
+  }
+
+  static InProcessRequest toInProcess(StandardHttpRequest request) {
+    URI uri = request.uri();
+    Map<String, List<String>> headers = new LinkedHashMap<>(request.headers());
+    if (request.getContentType() != null) {
+      headers.put("Content-Type", List.of(request.getContentType()));
+    }
+    return new InProcessRequest(
+        request.method(), uri.getRawPath(), uri.getRawQuery(), headers, body(request));
+  }
+
+  private static byte[] body(StandardHttpRequest request) {
+    StandardHttpRequest.BodyContent content = request.body();
+    if (content == null) {
+      return null;
+    }
+    if (content instanceof StandardHttpRequest.StringBodyContent s) {
+      return s.getContent().getBytes(StandardCharsets.UTF_8);
+    }
+    if (content instanceof StandardHttpRequest.ByteArrayBodyContent b) {
+      return b.getContent();
+    }
+    if (content instanceof StandardHttpRequest.InputStreamBodyContent in) {
+      try (InputStream s = in.getContent()) {
+        return s.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException("read request body of " + request.uri(), e);
+      }
+    }
+    throw new IllegalArgumentException(
+        "unsupported request body " + content.getClass().getName() + " for " + request.uri());
+  }
+}

@@ -1,0 +1,113 @@
+package io.jdra.inprocess;
+
+import io.fabric8.kubernetes.client.http.AsyncBody;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.http.StandardHttpHeaders;
+import io.jdra.apiserver.http.InProcessCall;
+import io.jdra.apiserver.http.InProcessResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One in-process answer as fabric8 reads it: the response completes with the head, the body goes to
+ * fabric8's consumer a batch per {@link #consume()}, and {@link #cancel()} makes the server see its
+ * peer leave (a watch ends there).
+ */
+final class ResponseBody implements AsyncBody, InProcessResponse {
+  private final HttpRequest request;
+  private final AsyncBody.Consumer<List<ByteBuffer>> consumer;
+  private final CompletableFuture<HttpResponse<AsyncBody>> response = new CompletableFuture<>();
+  private final CompletableFuture<Void> done = new CompletableFuture<>();
+  private volatile InProcessCall call;
+
+  ResponseBody(HttpRequest request, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
+    this.request = request;
+    this.consumer = consumer;
+  }
+
+  CompletableFuture<HttpResponse<AsyncBody>> response() {
+    return response;
+  }
+
+  @Override
+  public void head(int status, Map<String, List<String>> headers, InProcessCall call) {
+    this.call = call;
+    response.complete(new Head(headers, status, this, request));
+  }
+
+  @Override
+  public void chunks(List<ByteBuffer> data) {
+    try {
+      consumer.consume(data, this);
+    } catch (Exception e) {
+      call.cancel();
+      done.completeExceptionally(e);
+    }
+  }
+
+  @Override
+  public void end() {
+    done.complete(null);
+  }
+
+  @Override
+  public void failed(Throwable cause) {
+    if (!response.completeExceptionally(cause)) {
+      done.completeExceptionally(cause);
+    }
+  }
+
+  @Override
+  public void consume() {
+    call.request();
+  }
+
+  @Override
+  public CompletableFuture<Void> done() {
+    return done;
+  }
+
+  @Override
+  public void cancel() {
+    call.cancel();
+    done.cancel(false);
+  }
+
+  /** The status line and headers with this body. */
+  private static final class Head extends StandardHttpHeaders implements HttpResponse<AsyncBody> {
+    private final int code;
+    private final AsyncBody body;
+    private final HttpRequest request;
+
+    Head(Map<String, List<String>> headers, int code, AsyncBody body, HttpRequest request) {
+      super(headers);
+      this.code = code;
+      this.body = body;
+      this.request = request;
+    }
+
+    @Override
+    public int code() {
+      return code;
+    }
+
+    @Override
+    public AsyncBody body() {
+      return body;
+    }
+
+    @Override
+    public HttpRequest request() {
+      return request;
+    }
+
+    @Override
+    public Optional<HttpResponse<?>> previousResponse() {
+      return Optional.empty();
+    }
+  }
+}
