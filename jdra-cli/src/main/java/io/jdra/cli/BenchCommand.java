@@ -141,6 +141,30 @@ final class BenchCommand implements Runnable {
                 + " open it with JDK Mission Control or 'jfr print'.")
     Path jfr;
 
+    @Option(
+        names = "--transport",
+        paramLabel = "in-process|http",
+        converter = TransportConverter.class,
+        description =
+            "How the components reach the embedded API server: in memory (default, as 'jdra up'"
+                + " runs them) or fabric8's HTTP client over loopback.")
+    SchedulerBench.Transport transport = SchedulerBench.Transport.IN_PROCESS;
+
+    /** {@code in-process} or {@code http}. */
+    static final class TransportConverter
+        implements CommandLine.ITypeConverter<SchedulerBench.Transport> {
+      @Override
+      public SchedulerBench.Transport convert(String v) {
+        return switch (v) {
+          case "in-process" -> SchedulerBench.Transport.IN_PROCESS;
+          case "http" -> SchedulerBench.Transport.HTTP;
+          default ->
+              throw new CommandLine.TypeConversionException(
+                  "unknown transport " + v + " (in-process or http)");
+        };
+      }
+    }
+
     @Override
     public Integer call() throws Exception {
       Catalog catalog = catalog();
@@ -162,6 +186,8 @@ final class BenchCommand implements Runnable {
       }
       PrintWriter err = spec.commandLine().getErr();
       err.printf("running %s (from %s)%n", w.name(), catalog.source());
+      err.printf(
+          "transport: %s%n", transport == SchedulerBench.Transport.HTTP ? "http" : "in-process");
       err.flush();
       BenchResult r;
       try {
@@ -174,7 +200,10 @@ final class BenchCommand implements Runnable {
         throw new UserException(e.getMessage(), Errors.EXIT_ERROR, e);
       }
       try (Recording rec = jfr == null ? null : startRecording()) {
-        r = new SchedulerBench(w, timeout, err, RunConditions.current(warmup)).run();
+        r =
+            new SchedulerBench(w, timeout, err, RunConditions.current(warmup))
+                .withTransport(transport)
+                .run();
         if (rec != null) {
           rec.stop();
           err.printf("JFR profile written to %s%n", jfr);
@@ -206,7 +235,10 @@ final class BenchCommand implements Runnable {
      */
     private BenchResult warmUp(Workload w, PrintWriter err) throws Exception {
       for (int i = 1; i <= warmup; i++) {
-        BenchResult r = new SchedulerBench(w, timeout, err, RunConditions.current(i - 1)).run();
+        BenchResult r =
+            new SchedulerBench(w, timeout, err, RunConditions.current(i - 1))
+                .withTransport(transport)
+                .run();
         err.printf("warm-up run %d/%d: %s%n", i, warmup, r.summaryLine());
         err.flush();
         if (!r.ok()) {

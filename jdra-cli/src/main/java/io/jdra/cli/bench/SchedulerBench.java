@@ -10,6 +10,7 @@ import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
+import io.jdra.inprocess.InProcessClients;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.Clients;
 import io.jdra.scheduler.SchedulerOptions;
@@ -36,6 +37,15 @@ public final class SchedulerBench {
   private final Duration timeout;
   private final PrintWriter progress;
   private final RunConditions conditions;
+  private Transport transport = Transport.IN_PROCESS;
+
+  /** How the components reach the embedded API server. */
+  public enum Transport {
+    /** In memory ({@link InProcessClients}), as {@code jdra up} runs its components. */
+    IN_PROCESS,
+    /** fabric8's Vert.x client over loopback HTTP, as a component reaches a remote server. */
+    HTTP
+  }
 
   public SchedulerBench(
       Workload workload, Duration timeout, PrintWriter progress, RunConditions conditions) {
@@ -43,6 +53,12 @@ public final class SchedulerBench {
     this.timeout = timeout;
     this.progress = progress;
     this.conditions = conditions;
+  }
+
+  /** Uses {@code t} for all three clients (in-process by default). */
+  public SchedulerBench withTransport(Transport t) {
+    this.transport = t;
+    return this;
   }
 
   /** Runs the workload; the result says whether the final state is correct. */
@@ -56,9 +72,9 @@ public final class SchedulerBench {
           "feature gates jdra does not have, ignored: %s%n", String.join(", ", ignored));
     }
     try (EmbeddedApiServer server = EmbeddedApiServer.start(ApiServerOptions.inMemory());
-        KubernetesClient setup = newClient(server);
-        KubernetesClient controllerClient = newClient(server);
-        KubernetesClient schedulerClient = newClient(server)) {
+        KubernetesClient setup = newClient(server, transport);
+        KubernetesClient controllerClient = newClient(server, transport);
+        KubernetesClient schedulerClient = newClient(server, transport)) {
       ControllerManager.Handle cm =
           ControllerManager.start(
               ctx.withName("controller-manager"),
@@ -117,7 +133,7 @@ public final class SchedulerBench {
    * A fabric8 client without client-side rate limits, as scheduler_perf's clients, with the
    * serialization jdra's components share.
    */
-  static KubernetesClient newClient(EmbeddedApiServer server) {
+  static KubernetesClient newClient(EmbeddedApiServer server, Transport transport) {
     ConfigBuilder b =
         new ConfigBuilder()
             .withMasterUrl(server.url().toString())
@@ -140,6 +156,9 @@ public final class SchedulerBench {
     }
     Config config = b.build();
     // The components' shared serialization, as Clients.create gives them outside the benchmark.
+    if (transport == Transport.IN_PROCESS) {
+      return InProcessClients.create(server, config, Clients.sharedSerialization());
+    }
     return new KubernetesClientBuilder()
         .withConfig(config)
         .withKubernetesSerialization(Clients.sharedSerialization())

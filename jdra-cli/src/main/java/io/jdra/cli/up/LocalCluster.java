@@ -11,6 +11,7 @@ import io.jdra.controllers.namespace.NamespaceController;
 import io.jdra.exampledriver.ExampleDriver;
 import io.jdra.exampledriver.Flags;
 import io.jdra.exampledriver.controller.ExampleController;
+import io.jdra.inprocess.InProcessHttpClientFactory;
 import io.jdra.kubelet.Kubelet;
 import io.jdra.kubelet.KubeletOptions;
 import io.jdra.kubelet.sim.KubeletServer;
@@ -227,10 +228,13 @@ public final class LocalCluster implements AutoCloseable {
    * agent and rate-limited with the component's upstream QPS and burst, as in a real cluster.
    */
   KubernetesClient newClient(String component, float qps, int burst, Path kubeconfig) {
+    // In memory to the API server of this process, with the identity, user agent and rate limit
+    // of the kubeconfig and options, as over HTTPS (which kubectl and other processes use).
     KubernetesClient c =
         Clients.create(
             ClientOptions.forComponent(userAgent(component), qps, burst)
-                .withKubeconfig(kubeconfig.toString()));
+                .withKubeconfig(kubeconfig.toString()),
+            new InProcessHttpClientFactory(server.inProcess()));
     started.push(new Stoppable("client " + component, c));
     return c;
   }

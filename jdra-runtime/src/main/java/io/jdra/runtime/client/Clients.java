@@ -3,6 +3,7 @@ package io.jdra.runtime.client;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.impl.BaseClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.model.jackson.Jackson2JdkTypesModule;
@@ -42,11 +43,24 @@ public final class Clients {
    * exist or when no configuration is found at all.
    */
   public static KubernetesClient create(ClientOptions options) {
+    return create(options, null);
+  }
+
+  /**
+   * As {@link #create(ClientOptions)}, with requests sent by {@code transport} instead of fabric8's
+   * Vert.x client (for components that reach an API server of their own process in memory).
+   *
+   * @param transport the HTTP client factory, or null for fabric8's default
+   */
+  public static KubernetesClient create(ClientOptions options, HttpClient.Factory transport) {
     Config config = config(options, System.getenv(), Path.of(System.getProperty("user.home")));
     KubernetesClientBuilder b =
         new KubernetesClientBuilder()
             .withConfig(config)
             .withKubernetesSerialization(Shared.SERIALIZATION);
+    if (transport != null) {
+      b.withHttpClientFactory(transport);
+    }
     if (options.effectiveQps() > 0) {
       ClientRateLimiter limiter =
           new ClientRateLimiter(options.effectiveQps(), options.effectiveBurst());
