@@ -110,7 +110,7 @@ class BenchCommandTest {
     Result r =
         CliTest.run("bench", "scheduler", "--config", config.toString(), "--workload", "small");
 
-    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.code()).as(r.err() + r.out()).isZero();
     assertThat(r.out()).contains("correctness: ok (6 pods, ");
     assertThat(r.err()).contains("churn recreate", "barrier (all) done in", "sleep 200ms done in");
   }

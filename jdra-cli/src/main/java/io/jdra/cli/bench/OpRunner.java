@@ -195,9 +195,15 @@ final class OpRunner implements AutoCloseable {
     return List.of(uids);
   }
 
+  /**
+   * Waits until every pod of the namespaces is scheduled: those the API server has (the pod watch
+   * may not have seen the newest creates yet, and a barrier that counted only what it saw passed
+   * before the scheduler had started on them).
+   */
   private void barrier(List<String> ns) throws Exception {
     for (String n : ns.isEmpty() ? List.copyOf(podsPerNamespace.keySet()) : ns) {
-      awaitScheduled(n, watch.counts(n)[1]);
+      int stored = c.pods().inNamespace(n).list().getItems().size();
+      awaitScheduled(n, Math.max(stored, watch.counts(n)[1]));
     }
   }
 
