@@ -22,6 +22,17 @@ import java.util.List;
 final class ClaimSpecFields {
   private ClaimSpecFields() {}
 
+  /**
+   * Whether {@link #dropInPlace} leaves every spec as it is under these gates: the gates of all the
+   * fields it may drop are on.
+   */
+  static boolean dropsNothing(FeatureGates gates) {
+    return gates.enabled(Feature.DRA_PRIORITIZED_LIST)
+        && gates.enabled(Feature.DRA_DEVICE_TAINTS)
+        && gates.enabled(Feature.DRA_ADMIN_ACCESS)
+        && gates.enabled(Feature.DRA_CONSUMABLE_CAPACITY);
+  }
+
   static void dropInPlace(ResourceClaimSpec spec, ResourceClaimSpec old, FeatureGates gates) {
     if (spec == null || spec.getDevices() == null) {
       return;

@@ -95,19 +95,26 @@ public final class ResourceClaimStrategy {
 
   /**
    * {@link #prepareForStatusUpdate} with {@code claim} modified and returned instead of copied: it
-   * gets a copy of the stored spec and the stored metadata a status write cannot change ({@code
-   * old} is not modified, though {@code claim} may then share metadata values with it). For callers
-   * that own freshly decoded objects (the API server's admission).
+   * gets the stored spec and the stored metadata a status write cannot change ({@code old} is not
+   * modified, though {@code claim} may then share metadata values with it). The spec is a copy when
+   * a disabled gate may drop fields of it, else the stored spec itself (nothing here changes it
+   * then): callers must not modify the returned claim's spec. For callers that own freshly decoded
+   * objects (the API server's admission).
    */
   public static ResourceClaim prepareForStatusUpdateInPlace(
       ResourceClaim claim, ResourceClaim old, FeatureGates gates) {
     Objects.requireNonNull(claim, "claim");
     Objects.requireNonNull(old, "old");
     Objects.requireNonNull(gates, "gates");
-    claim.setSpec(
-        old.getSpec() == null ? null : new ResourceClaimSpecBuilder(old.getSpec()).build());
     claim.setMetadata(Meta.resetForStatusInPlace(claim.getMetadata(), old.getMetadata()));
-    ClaimSpecFields.dropInPlace(claim.getSpec(), old.getSpec(), gates);
+    if (old.getSpec() == null || ClaimSpecFields.dropsNothing(gates)) {
+      // the status writes of every claim: copying the spec through builders cost more than the
+      // rest of this method
+      claim.setSpec(old.getSpec());
+    } else {
+      claim.setSpec(new ResourceClaimSpecBuilder(old.getSpec()).build());
+      ClaimSpecFields.dropInPlace(claim.getSpec(), old.getSpec(), gates);
+    }
     ClaimStatusFields.dropInPlace(claim, old, gates);
     ClaimStatusFields.dropDeallocatedDevicesInPlace(claim, old, gates);
     return claim;

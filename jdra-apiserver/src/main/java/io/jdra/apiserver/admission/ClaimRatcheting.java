@@ -56,7 +56,7 @@ final class ClaimRatcheting {
     ResourceClaim claim = new ResourceClaim();
     claim.setMetadata(read(written, ObjectMeta.class));
     ResourceClaim stored = new ResourceClaim();
-    stored.setMetadata(read(without(old.get("metadata"), MANAGED), ObjectMeta.class));
+    stored.setMetadata(read(only(old.get("metadata"), UPDATE_READS), ObjectMeta.class));
     List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
     keepStored(obj, old, "spec");
     keepStored(obj, old, "status");
@@ -73,6 +73,40 @@ final class ClaimRatcheting {
   }
 
   private static final String MANAGED = "managedFields";
+
+  /**
+   * The fields of the stored metadata that the metadata rules of an update read
+   * (MetaValidation.validateObjectMetaUpdate): the immutable ones, the generation, and the
+   * finalizers while the object is being deleted. The rest (labels, annotations, owner references,
+   * managed fields) is only checked on the new object, so it is not decoded.
+   */
+  private static final List<String> UPDATE_READS =
+      List.of(
+          "name",
+          "namespace",
+          "uid",
+          "generation",
+          "creationTimestamp",
+          "deletionTimestamp",
+          "deletionGracePeriodSeconds",
+          "finalizers");
+
+  /**
+   * A shallow copy of an object with only the given fields (the node itself when not an object).
+   */
+  private static JsonNode only(JsonNode node, List<String> fields) {
+    if (!(node instanceof ObjectNode o)) {
+      return node;
+    }
+    ObjectNode copy = Json.object();
+    for (String f : fields) {
+      JsonNode v = o.get(f);
+      if (v != null) {
+        copy.set(f, v);
+      }
+    }
+    return copy;
+  }
 
   /** A shallow copy of an object without one field (the original when it lacks the field). */
   private static JsonNode without(JsonNode node, String field) {

@@ -122,6 +122,69 @@ class ClaimRatchetingTest {
                 c -> meta(c).putObject("labels").put("a", "-"),
                 true),
             new Case("uid changed", false, on, plain, c -> meta(c).put("uid", "other"), true),
+            // each field of the stored metadata that the update rules read (the rest is not
+            // decoded)
+            new Case("name changed", false, on, plain, c -> meta(c).put("name", "other"), true),
+            new Case(
+                "namespace changed", false, on, plain, c -> meta(c).put("namespace", "o"), true),
+            new Case(
+                "generation decremented",
+                false,
+                on,
+                c -> meta(c).put("generation", 5),
+                c -> meta(c).put("generation", 4),
+                true),
+            new Case(
+                "creation timestamp changed",
+                false,
+                on,
+                plain,
+                c -> meta(c).put("creationTimestamp", "2026-11-26T09:00:01Z"),
+                true),
+            new Case(
+                "deletion timestamp set",
+                false,
+                on,
+                plain,
+                c -> meta(c).put("deletionTimestamp", "2026-11-26T10:00:00Z"),
+                true),
+            new Case(
+                "deletion grace period changed",
+                false,
+                on,
+                c -> {
+                  meta(c).put("deletionTimestamp", "2026-11-26T10:00:00Z");
+                  meta(c).put("deletionGracePeriodSeconds", 30);
+                },
+                c -> meta(c).put("deletionGracePeriodSeconds", 0),
+                true),
+            new Case(
+                "finalizer kept while deleting",
+                false,
+                on,
+                c -> {
+                  meta(c).put("deletionTimestamp", "2026-11-26T10:00:00Z");
+                  finalizer(c, "x.io/keep");
+                  finalizer(c, "x.io/other");
+                },
+                c -> ((ObjectNode) meta(c)).withArray("finalizers").remove(1),
+                true),
+            new Case(
+                "labels and owner references changed",
+                false,
+                on,
+                c -> meta(c).putObject("labels").put("app", "x"),
+                c -> {
+                  meta(c).putObject("labels").put("app", "y");
+                  meta(c)
+                      .putArray("ownerReferences")
+                      .addObject()
+                      .put("apiVersion", "v1")
+                      .put("kind", "Pod")
+                      .put("name", "p")
+                      .put("uid", "u1");
+                },
+                true),
             new Case(
                 "managed fields cleared",
                 false,
