@@ -158,21 +158,46 @@ final class Schema {
 
   /** The root type of a kind served under apiVersion ("v1", "apps/v1", "resource.k8s.io/v1"). */
   static Type forKind(String apiVersion, String kind) {
-    // Every write asks this; the key parsing below is worth caching.
-    return FOR_KIND.computeIfAbsent(
-        apiVersion + " " + kind,
-        k -> {
-          String root = ROOTS.get(packageOf(apiVersion) + "." + kind);
-          return root == null ? Type.UNTYPED : type(root);
-        });
+    return kindSchema(apiVersion, kind).root();
   }
-
-  private static final Map<String, Type> FOR_KIND = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** True when the kind is described (upstream rejects SMP for kinds it has no Go type for). */
   static boolean known(String apiVersion, String kind) {
-    return ROOTS.containsKey(packageOf(apiVersion) + "." + kind);
+    return kindSchema(apiVersion, kind).known();
   }
+
+  /** What the table says of a kind under an apiVersion. */
+  private record KindSchema(boolean known, Type root) {
+    static KindSchema of(String apiVersion, String kind) {
+      String root = ROOTS.get(packageOf(apiVersion) + "." + kind);
+      return new KindSchema(root != null, root == null ? Type.UNTYPED : type(root));
+    }
+  }
+
+  /**
+   * Every write asks for its kind two to four times, and the key parsing costs more than the
+   * lookup: remembered per apiVersion, then kind (two lookups of strings whose hash the server's
+   * constants already hold, no key built).
+   */
+  private static KindSchema kindSchema(String apiVersion, String kind) {
+    if (apiVersion == null || kind == null) {
+      return KindSchema.of(apiVersion, kind);
+    }
+    Map<String, KindSchema> kinds = BY_KIND.get(apiVersion);
+    if (kinds == null) {
+      kinds =
+          BY_KIND.computeIfAbsent(apiVersion, v -> new java.util.concurrent.ConcurrentHashMap<>());
+    }
+    KindSchema s = kinds.get(kind);
+    if (s == null) {
+      s = KindSchema.of(apiVersion, kind);
+      kinds.putIfAbsent(kind, s);
+    }
+    return s;
+  }
+
+  private static final Map<String, Map<String, KindSchema>> BY_KIND =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private static String packageOf(String apiVersion) {
     String v = apiVersion == null ? "" : apiVersion;

@@ -103,7 +103,7 @@ public final class TypeCheck {
     return null;
   }
 
-  private static String scalar(String scalar, JsonNode v, String owner, List<String> path) {
+  static String scalar(String scalar, JsonNode v, String owner, List<String> path) {
     return switch (scalar) {
       // times and durations decode their JSON string first, and fail as a string would
       case "string", "time", "microtime", "duration" ->
