@@ -52,6 +52,17 @@ public final class Validation {
     return errs;
   }
 
+  /**
+   * The metadata rules of {@link #validateResourceClaim} alone, for a caller that knows the spec
+   * passes them (it validated this very spec, with the same options, before: an API server creating
+   * the claims of one template). {@code validateResourceClaim} gives these errors followed by the
+   * spec's.
+   */
+  public static List<FieldError> validateResourceClaimMetadata(ResourceClaim claim) {
+    return MetaValidation.validateObjectMeta(
+        claim.getMetadata(), true, NameValidator.DNS_SUBDOMAIN, METADATA);
+  }
+
   /** An update of a ResourceClaim: metadata rules, and the spec is immutable. */
   public static List<FieldError> validateResourceClaimUpdate(
       ResourceClaim claim, ResourceClaim old) {

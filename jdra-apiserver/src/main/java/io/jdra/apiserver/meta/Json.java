@@ -127,8 +127,12 @@ public final class Json {
     return READERS.get(type).readValue(node);
   }
 
+  /**
+   * The tree as {@link #MAPPER} writes it (most trees without its generator: {@link TreeBytes}).
+   */
   public static byte[] bytes(JsonNode node) {
-    return MAPPER.writeValueAsBytes(node);
+    byte[] b = TreeBytes.write(node);
+    return b != null ? b : MAPPER.writeValueAsBytes(node);
   }
 
   public static ObjectNode parseObject(byte[] json) {

@@ -99,7 +99,7 @@ final class FieldManager {
     if (!set.intersects(changed) && !set.intersects(removed)) {
       return set;
     }
-    return set.minus(changed).minus(removed);
+    return set.minus(changed, removed);
   }
 
   private static final FieldSet STRIPPED_SET = new FieldSet(STRIPPED);
@@ -541,9 +541,13 @@ final class FieldManager {
     }
   }
 
+  /**
+   * Copies of the entries (apply replaces their sets and times), sharing the sets: no step changes
+   * an entry's set in place (they build new sets, and trim in place only the sets they built).
+   */
   private static Map<Id, Entry> copy(Map<Id, Entry> m) {
     Map<Id, Entry> c = new LinkedHashMap<>();
-    m.forEach((k, e) -> c.put(k, new Entry(e.id, e.apiVersion, e.time, e.set.copy())));
+    m.forEach((k, e) -> c.put(k, new Entry(e.id, e.apiVersion, e.time, e.set)));
     return c;
   }
 }

@@ -57,6 +57,14 @@ final class FieldSet {
     return s;
   }
 
+  /** The set without the paths of either set: one copy instead of two. */
+  FieldSet minus(FieldSet a, FieldSet b) {
+    FieldSet s = copy();
+    s.paths.removeAll(a.paths);
+    s.paths.removeAll(b.paths);
+    return s;
+  }
+
   FieldSet intersect(FieldSet o) {
     FieldSet s = copy();
     s.paths.retainAll(o.paths);

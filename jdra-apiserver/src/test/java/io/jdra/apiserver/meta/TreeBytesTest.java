@@ -1,0 +1,138 @@
+package io.jdra.apiserver.meta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jdra.apiserver.ExampleManifests;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@link Json#bytes} (with {@link TreeBytes}) writes exactly what the mapper's generator writes.
+ */
+class TreeBytesTest {
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private static void same(JsonNode tree) {
+    assertThat(new String(Json.bytes(tree), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(
+            new String(
+                Json.MAPPER.writeValueAsBytes(tree), java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void upstreamExamplesAsGivenAndAsStored() {
+    List<ObjectNode> all = ExampleManifests.all();
+    int fast = 0;
+    for (ObjectNode o : all) {
+      same(o);
+      JsonNode stored = Json.MAPPER.readTree(Json.MAPPER.writeValueAsBytes(o));
+      same(stored);
+      if (TreeBytes.write(stored) != null) {
+        fast++;
+      }
+    }
+    assertThat(fast)
+        .as("objects written without Jackson's generator")
+        .isGreaterThan(all.size() / 2);
+  }
+
+  @Test
+  void storedPodAndClaimWithManagedFields() {
+    JsonNode claim =
+        Json.MAPPER.readTree(
+            """
+            {"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c",
+             "namespace":"default","uid":"6f1c","resourceVersion":"12","generation":1,
+             "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\\"a\\":\\"b\\\\\\\\c\\"}\\n"},
+             "managedFields":[{"manager":"kube-scheduler","operation":"Update",
+              "apiVersion":"resource.k8s.io/v1","time":"2026-11-26T11:00:00Z","fieldsType":"FieldsV1",
+              "fieldsV1":{"f:metadata":{"f:finalizers":{".":{},"v:\\"resource.kubernetes.io/delete-protection\\"":{}}},
+               "f:status":{"f:reservedFor":{"k:{\\"uid\\":\\"u1\\"}":{".":{},"f:name":{}}}}}}]},
+             "spec":{"devices":{"requests":[{"name":"req-0","exactly":{"deviceClassName":"c",
+              "allocationMode":"ExactCount","count":1,"adminAccess":false}}],
+              "config":[{"opaque":{"driver":"d","parameters":{"f":1.5,"e":1e400,"big":123456789012345678901234567890,
+               "neg":-9223372036854775808,"t":true,"n":null,"u":"é ☃ 𝄞","ctl":"a\\tb\\u0001","empty":{},"list":[]}}}]}},
+             "status":{}}
+            """);
+    same(claim);
+    same(claim.get("metadata"));
+    same(claim.get("spec").get("devices").get("requests"));
+  }
+
+  @Test
+  void scalarsOfEveryKind() {
+    List<JsonNode> values =
+        List.of(
+            NODES.numberNode(0),
+            NODES.numberNode(Integer.MIN_VALUE),
+            NODES.numberNode(Long.MAX_VALUE),
+            NODES.numberNode(BigInteger.TEN.pow(30).negate()),
+            NODES.numberNode((short) 7),
+            NODES.numberNode(1.5f),
+            NODES.numberNode(-0.0),
+            NODES.numberNode(new BigDecimal("1E+400")),
+            NODES.numberNode(new BigDecimal("10.000")),
+            NODES.booleanNode(false),
+            NODES.nullNode(),
+            NODES.stringNode(""),
+            NODES.binaryNode(new byte[] {1, 2, 3}),
+            NODES.pojoNode(List.of("x")),
+            NODES.objectNode(),
+            NODES.arrayNode());
+    for (JsonNode v : values) {
+      same(v);
+      ObjectNode o = NODES.objectNode();
+      o.set("k", v);
+      o.put("after", 1);
+      same(o);
+      ArrayNode a = NODES.arrayNode();
+      a.add(v);
+      a.add(v);
+      same(a);
+    }
+  }
+
+  @Test
+  void randomStringsAsKeysAndValues() {
+    Random random = new Random(42);
+    char[] alphabet = {
+      'a', 'Z', '0', ' ', '"', '\\', '/', '\'', '<', '&', '\u007f', '\n', '\t', '\u0000', '\u001f',
+      '\u0080', '\u00e9', '\u2028', '\ud83d', '\ude00', '\uffff', '{', ':'
+    };
+    List<String> strings = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      int n = random.nextInt(12);
+      StringBuilder s = new StringBuilder();
+      for (int j = 0; j < n; j++) {
+        // mostly printable ASCII, as real objects are, with the odd special character
+        s.append(
+            random.nextInt(4) == 0
+                ? alphabet[random.nextInt(alphabet.length)]
+                : (char) (0x20 + random.nextInt(0x5f)));
+      }
+      strings.add(s.toString());
+    }
+    for (String s : strings) {
+      ObjectNode o = NODES.objectNode();
+      o.put(s, s);
+      same(o);
+    }
+    // long strings cross the buffer's growth
+    StringBuilder big = new StringBuilder();
+    for (int i = 0; i < 5000; i++) {
+      big.append(i % 7 == 0 ? "\\\"" : "ab");
+    }
+    ObjectNode o = NODES.objectNode();
+    o.put("big", big.toString());
+    o.put(big.toString(), big.toString());
+    same(o);
+  }
+}
