@@ -32,12 +32,14 @@ import java.util.stream.Collectors;
  * generator's own requests are made cheap ({@link PodCreates}, {@link RecordedClaimsWatch}) so that
  * its CPU, which shares the two cores with the components, goes to the bare requests.
  *
- * <p>Options: {@code --kubeconfig F --controller-pid P [--server-pid P] [--pods 5000] [--threads
- * 32] [--warmup 15000] [--rounds 1]}: the warm-up burst (not measured) lets the JIT compilers of
- * all three JVMs catch up. C2 keeps compiling for about 15,000 pods: after a 2,000-pod warm-up its
- * threads were still a third of the controller's and the API server's CPU in the third burst of
- * 5,000 (the per-thread lines show it), and under 5 % from the fifth on, which then ran at 1.5-2
- * times the third's rate. {@code --rounds N} measures N bursts one after the other, each printed.
+ * <p>Options: {@code --kubeconfig F (--controller-pid P [--server-pid P] | --host-pid P) [--pods
+ * 5000] [--threads 32] [--warmup 15000] [--rounds 1]}; {@code --host-pid} names the one process
+ * that runs the API server and the controller together ({@link ClaimBurstHost}). The warm-up burst
+ * (not measured) lets the JIT compilers of all three JVMs catch up. C2 keeps compiling for about
+ * 15,000 pods: after a 2,000-pod warm-up its threads were still a third of the controller's and the
+ * API server's CPU in the third burst of 5,000 (the per-thread lines show it), and under 5 % from
+ * the fifth on, which then ran at 1.5-2 times the third's rate. {@code --rounds N} measures N
+ * bursts one after the other, each printed.
  */
 public final class ClaimBurst {
   /**
@@ -71,8 +73,14 @@ public final class ClaimBurst {
 
   public static void main(String[] args) throws Exception {
     String kubeconfig = arg(args, "--kubeconfig", null);
-    long controllerPid = Long.parseLong(arg(args, "--controller-pid", "0"));
+    long hostPid = Long.parseLong(arg(args, "--host-pid", "0"));
+    long controllerPid = Long.parseLong(arg(args, "--controller-pid", hostPid == 0 ? null : "0"));
     long serverPid = Long.parseLong(arg(args, "--server-pid", "0"));
+    long[] pids = hostPid != 0 ? new long[] {hostPid} : new long[] {controllerPid, serverPid};
+    String[] names =
+        hostPid != 0
+            ? new String[] {"API server and controller (one process)", "load generator"}
+            : new String[] {"controller", "API server", "load generator"};
     int pods = Integer.parseInt(arg(args, "--pods", "5000"));
     int threads = Integer.parseInt(arg(args, "--threads", "32"));
     int warmup = Integer.parseInt(arg(args, "--warmup", "15000"));
@@ -92,7 +100,7 @@ public final class ClaimBurst {
       warmUp(client, ns, warmup, threads);
       for (int r = 1; r <= rounds; r++) {
         String prefix = rounds == 1 ? "pod" : "r" + r + "-pod";
-        run(client, ns, prefix, pods, threads, new long[] {controllerPid, serverPid});
+        run(client, ns, prefix, pods, threads, pids, names);
       }
     }
   }
@@ -100,13 +108,19 @@ public final class ClaimBurst {
   /** A burst first, so that the JVMs have compiled their paths. */
   private static void warmUp(KubernetesClient client, String ns, int pods, int threads)
       throws Exception {
-    burst(client, ns, "warm", pods, threads, new long[0], true);
+    burst(client, ns, "warm", pods, threads, new long[0], new String[0], true);
   }
 
   private static void run(
-      KubernetesClient client, String ns, String prefix, int pods, int threads, long[] pids)
+      KubernetesClient client,
+      String ns,
+      String prefix,
+      int pods,
+      int threads,
+      long[] pids,
+      String[] names)
       throws Exception {
-    burst(client, ns, prefix, pods, threads, pids, false);
+    burst(client, ns, prefix, pods, threads, pids, names, false);
     Map<String, Long> perPod =
         client.resources(ResourceClaim.class).inNamespace(ns).list().getItems().stream()
             .filter(c -> c.getMetadata().getName().startsWith(prefix))
@@ -130,6 +144,7 @@ public final class ClaimBurst {
       int pods,
       int threads,
       long[] pids,
+      String[] names,
       boolean quiet)
       throws Exception {
     Set<String> recorded = ConcurrentHashMap.newKeySet();
@@ -191,7 +206,6 @@ public final class ClaimBurst {
     System.out.printf(
         "[bench] claims created and recorded in pod status, end to end: %d in %.2f s = %.0f claims/s%s%n",
         recorded.size(), endToEnd, recorded.size() / endToEnd, done ? "" : " (TIMED OUT)");
-    String[] names = {"controller", "API server", "load generator"};
     for (int i = 0; i < cpu0.length; i++) {
       long cpuMs = cpu1[i].minus(cpu0[i]).toMillis();
       System.out.printf(

@@ -1,0 +1,85 @@
+package io.jdra.controllers.bench;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.apiserver.ApiServerOptions;
+import io.jdra.apiserver.EmbeddedApiServer;
+import io.jdra.controllers.manager.ControllerManager;
+import io.jdra.controllers.manager.ControllerManagerOptions;
+import io.jdra.inprocess.InProcessHttpClientFactory;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.ClientOptions;
+import io.jdra.runtime.client.Clients;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The API server and the ResourceClaim controller in one process, as {@code jdra up} runs them: the
+ * controller's client reaches the server in memory (jdra-inprocess), while other processes (the
+ * load generator, kubectl) use HTTPS with the kubeconfig written to {@code --kubeconfig F}. Used by
+ * {@code scripts/bench-resourceclaim --in-process}. Prints {@code ready} once the controller has
+ * synced; stops on SIGTERM.
+ *
+ * <p>Options: {@code --kubeconfig F [--concurrent-resource-claim-syncs N]}; the controller's client
+ * is unthrottled, as {@code --kube-api-qps -1}.
+ */
+public final class ClaimBurstHost {
+  private ClaimBurstHost() {}
+
+  public static void main(String[] args) throws Exception {
+    Path kubeconfig = Path.of(arg(args, "--kubeconfig", null));
+    int syncs =
+        Integer.parseInt(
+            arg(
+                args,
+                "--concurrent-resource-claim-syncs",
+                "" + ControllerManagerOptions.DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS));
+    EmbeddedApiServer server =
+        EmbeddedApiServer.start(
+            ApiServerOptions.inMemory().withPort(0).withSecurity(true).withKubeconfig(kubeconfig));
+    Ctx ctx = Ctx.background("claim-burst-host");
+    KubernetesClient client =
+        Clients.create(
+            ClientOptions.forComponent("kube-controller-manager", -1, 0)
+                .withKubeconfig(kubeconfig.toString()),
+            new InProcessHttpClientFactory(server.inProcess()));
+    ControllerManager.Handle cm =
+        ControllerManager.start(
+            ctx.withName("controller-manager"),
+            client,
+            ControllerManagerOptions.defaults()
+                .withControllers(List.of("resourceclaim-controller"))
+                .withConcurrentResourceClaimSyncs(syncs));
+    cm.synced().get(2, TimeUnit.MINUTES);
+    System.out.println("API server listening on " + server.url() + "; controller in process");
+    System.out.println("ready");
+    System.out.flush();
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> {
+              try {
+                cm.stop();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              client.close();
+              server.close();
+              stop.countDown();
+            }));
+    stop.await();
+  }
+
+  private static String arg(String[] args, String name, String def) {
+    for (int i = 0; i + 1 < args.length; i++) {
+      if (args[i].equals(name)) {
+        return args[i + 1];
+      }
+    }
+    if (def == null) {
+      throw new IllegalArgumentException(name + " is required");
+    }
+    return def;
+  }
+}
