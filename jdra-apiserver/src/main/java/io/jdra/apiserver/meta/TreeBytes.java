@@ -3,6 +3,14 @@ package io.jdra.apiserver.meta;
 import java.util.Arrays;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.BigIntegerNode;
+import tools.jackson.databind.node.BooleanNode;
+import tools.jackson.databind.node.IntNode;
+import tools.jackson.databind.node.LongNode;
+import tools.jackson.databind.node.NullNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * A JSON tree written to bytes exactly as {@link Json#MAPPER} writes it, for the trees every write
@@ -15,46 +23,67 @@ import tools.jackson.databind.JsonNode;
  * thread-safe (one instance per call).
  */
 final class TreeBytes {
-  private byte[] buf = new byte[2048];
+  /** Buffers kept per thread (the event loops write every stored object) up to this size. */
+  private static final int KEPT = 64 * 1024;
+
+  private static final ThreadLocal<TreeBytes> BUFFERS = ThreadLocal.withInitial(TreeBytes::new);
+
+  private byte[] buf = new byte[8192];
+  private char[] chars = new char[256];
   private int len;
 
   private TreeBytes() {}
 
   /** The tree's bytes, or null when the tree holds a value this writer leaves to Jackson. */
   static byte[] write(JsonNode node) {
-    TreeBytes w = new TreeBytes();
-    return w.value(node) ? Arrays.copyOf(w.buf, w.len) : null;
+    TreeBytes w = BUFFERS.get();
+    w.len = 0;
+    boolean done = w.value(node);
+    byte[] out = done ? Arrays.copyOf(w.buf, w.len) : null;
+    if (w.buf.length > KEPT) {
+      w.buf = new byte[8192]; // one huge object does not pin its buffer
+    }
+    if (w.chars.length > KEPT) {
+      w.chars = new char[256];
+    }
+    return out;
   }
 
   private boolean value(JsonNode n) {
-    switch (n.getNodeType()) {
-      case OBJECT -> {
-        return object(n);
-      }
-      case ARRAY -> {
-        return array(n);
-      }
-      case STRING -> {
-        return string(n.stringValue());
-      }
-      case NUMBER -> {
-        return number(n);
-      }
-      case BOOLEAN -> {
-        ascii(n.booleanValue() ? "true" : "false");
-        return true;
-      }
-      case NULL -> {
-        ascii("null");
-        return true;
-      }
-      default -> {
-        return false; // binary, POJO, missing: Jackson's business
-      }
+    // instanceof tests for the usual nodes: cheaper than the node type's switch under C1
+    if (n instanceof ObjectNode o) {
+      return object(o);
     }
+    if (n instanceof ArrayNode a) {
+      return array(a);
+    }
+    if (n instanceof StringNode s) {
+      return string(s.stringValue());
+    }
+    if (n instanceof IntNode i) {
+      ascii(Integer.toString(i.intValue()));
+      return true;
+    }
+    if (n instanceof BooleanNode b) {
+      ascii(b.booleanValue() ? "true" : "false");
+      return true;
+    }
+    if (n instanceof LongNode l) {
+      ascii(Long.toString(l.longValue()));
+      return true;
+    }
+    if (n instanceof NullNode) {
+      ascii("null");
+      return true;
+    }
+    if (n instanceof BigIntegerNode b) {
+      ascii(b.bigIntegerValue().toString());
+      return true;
+    }
+    return false; // fractions, shorts, binary, POJO, missing: as Jackson writes them
   }
 
-  private boolean object(JsonNode o) {
+  private boolean object(ObjectNode o) {
     put('{');
     boolean first = true;
     for (Map.Entry<String, JsonNode> e : o.properties()) {
@@ -74,7 +103,7 @@ final class TreeBytes {
     return true;
   }
 
-  private boolean array(JsonNode a) {
+  private boolean array(ArrayNode a) {
     put('[');
     int size = a.size();
     for (int i = 0; i < size; i++) {
@@ -89,42 +118,31 @@ final class TreeBytes {
     return true;
   }
 
-  private boolean number(JsonNode n) {
-    if (n.isInt()) {
-      ascii(Integer.toString(n.intValue()));
-    } else if (n.isLong()) {
-      ascii(Long.toString(n.longValue()));
-    } else if (n.isBigInteger()) {
-      ascii(n.bigIntegerValue().toString());
-    } else {
-      return false; // shorts, fractions: as Jackson formats them
-    }
-    return true;
-  }
-
   /**
    * A quoted string; Jackson escapes only the quote, the backslash and control characters (left to
-   * it here), and writes the rest of ASCII as it is.
+   * it here), and writes the rest of ASCII as it is. The characters are copied out first: array
+   * reads cost less than a call per character under C1.
    */
   private boolean string(String s) {
     int n = s.length();
-    ensure(n + 2);
+    if (chars.length < n) {
+      chars = new char[Math.max(n, chars.length * 2)];
+    }
+    char[] c = chars;
+    s.getChars(0, n, c, 0);
+    ensure(2 * n + 2); // every character escaped at worst
     byte[] b = buf;
     int at = len;
     b[at++] = '"';
     for (int i = 0; i < n; i++) {
-      char c = s.charAt(i);
-      if (c >= 0x80 || c < 0x20) {
+      char ch = c[i];
+      if (ch >= 0x80 || ch < 0x20) {
         return false;
       }
-      if (c == '"' || c == '\\') {
-        len = at;
-        ensure(n - i + 2 + 1);
-        b = buf;
-        b[len++] = '\\';
-        at = len;
+      if (ch == '"' || ch == '\\') {
+        b[at++] = '\\';
       }
-      b[at++] = (byte) c;
+      b[at++] = (byte) ch;
     }
     b[at++] = '"';
     len = at;
