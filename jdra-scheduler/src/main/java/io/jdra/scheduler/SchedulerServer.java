@@ -62,14 +62,40 @@ public final class SchedulerServer {
   }
 
   /**
-   * Starts the scheduler with a client (not closed by the scheduler). Returns at once; {@link
-   * Handle#synced()} says when it schedules.
+   * Starts the scheduler with a client (not closed by the scheduler) and informers of its own.
+   * Returns at once; {@link Handle#synced()} says when it schedules.
    */
   public static Handle start(Ctx parent, KubernetesClient client, SchedulerOptions options) {
+    return start(parent, client, newInformerFactory(client), options, true);
+  }
+
+  /**
+   * Starts the scheduler on a caller's informer factory, as upstream's {@code scheduler.New} takes
+   * one: other components can share its informers (scheduler_perf runs the ResourceClaim controller
+   * and its own pod watch on the scheduler's factory, so each object is decoded once). The
+   * scheduler starts the factory's informers that are not running yet, and they stop with the
+   * scheduler; the caller stops the factory. Make it with {@link #newInformerFactory}.
+   */
+  public static Handle start(
+      Ctx parent, KubernetesClient client, InformerFactory informers, SchedulerOptions options) {
+    return start(parent, client, informers, options, false);
+  }
+
+  /**
+   * kube-scheduler's {@code NewInformerFactory}: only its pod informer drops managedFields
+   * (upstream #137473 made that transform take effect); nodes, claims and slices keep them.
+   */
+  public static InformerFactory newInformerFactory(KubernetesClient client) {
+    return new InformerFactory(client).trimManagedFields(Pod.class);
+  }
+
+  private static Handle start(
+      Ctx parent,
+      KubernetesClient client,
+      InformerFactory informers,
+      SchedulerOptions options,
+      boolean ownsInformers) {
     Ctx ctx = parent.withCancel();
-    // As kube-scheduler's NewInformerFactory: only its pod informer drops managedFields (upstream
-    // #137473 made that transform take effect); nodes, claims and slices keep them.
-    InformerFactory informers = new InformerFactory(client).trimManagedFields(Pod.class);
     DraManager dra = Profiles.draManager(options.featureGates());
     Parallelizer parallelizer = new Parallelizer(options.parallelism());
     ExtendedResources ext =
@@ -293,7 +319,9 @@ public final class SchedulerServer {
         () -> {
           ctx.cancel();
           scheduler.stop();
-          informers.stop();
+          if (ownsInformers) {
+            informers.stop();
+          }
           events.close();
           parallelizer.close();
           try {

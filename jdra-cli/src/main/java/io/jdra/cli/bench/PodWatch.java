@@ -1,9 +1,10 @@
 package io.jdra.cli.bench;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.jdra.runtime.Ctx;
+import io.jdra.runtime.cache.Handlers;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,13 +15,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * One informer on every pod, as scheduler_perf's pod informer: keeps per namespace how many pods
- * exist and how many have a node, and which pods are bound, as its events arrive, and tells
- * listeners when a pod is first seen with a node. Waits are woken by those events, not by polling.
- * Handlers only record and hand on; listeners must not block.
+ * A handler on the scheduler's pod informer, as scheduler_perf reads pods from the scheduler's
+ * informer factory: keeps per namespace how many pods exist and how many have a node, and which
+ * pods are bound, as its events arrive, and tells listeners when a pod is first seen with a node.
+ * Waits are woken by those events, not by polling. Handlers only record and hand on; listeners must
+ * not block.
  */
 final class PodWatch implements AutoCloseable {
-  private final SharedIndexInformer<Pod> informer;
+  private final Ctx.Registration registration;
   private final List<Consumer<Pod>> onScheduled = new CopyOnWriteArrayList<>();
 
   /** Guards the counts below; notified on every change. */
@@ -29,35 +31,35 @@ final class PodWatch implements AutoCloseable {
   private final Map<String, int[]> counts = new HashMap<>();
   private final Set<String> bound = new HashSet<>();
 
-  PodWatch(KubernetesClient c) {
-    informer =
-        c.pods()
-            .inAnyNamespace()
-            .inform(
-                new ResourceEventHandler<>() {
-                  @Override
-                  public void onAdd(Pod p) {
-                    changed(null, p);
-                  }
+  /** Watches through {@code pods}, which the caller starts and stops. */
+  PodWatch(Ctx ctx, SharedIndexInformer<Pod> pods) {
+    registration =
+        Handlers.add(
+            ctx,
+            pods,
+            new ResourceEventHandler<>() {
+              @Override
+              public void onAdd(Pod p) {
+                changed(null, p);
+              }
 
-                  @Override
-                  public void onUpdate(Pod o, Pod p) {
-                    changed(o, p);
-                  }
+              @Override
+              public void onUpdate(Pod o, Pod p) {
+                changed(o, p);
+              }
 
-                  @Override
-                  public void onDelete(Pod p, boolean unknown) {
-                    synchronized (lock) {
-                      int[] n = counts(p);
-                      n[1]--;
-                      if (bound.remove(p.getMetadata().getUid())) {
-                        n[0]--;
-                      }
-                      lock.notifyAll();
-                    }
+              @Override
+              public void onDelete(Pod p, boolean unknown) {
+                synchronized (lock) {
+                  int[] n = counts(p);
+                  n[1]--;
+                  if (bound.remove(p.getMetadata().getUid())) {
+                    n[0]--;
                   }
-                },
-                0);
+                  lock.notifyAll();
+                }
+              }
+            });
   }
 
   private void changed(Pod old, Pod p) {
@@ -161,6 +163,6 @@ final class PodWatch implements AutoCloseable {
 
   @Override
   public void close() {
-    informer.close();
+    registration.close();
   }
 }

@@ -1,5 +1,6 @@
 package io.jdra.cli.bench;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -12,6 +13,7 @@ import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
 import io.jdra.inprocess.InProcessClients;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.runtime.client.Clients;
 import io.jdra.scheduler.SchedulerOptions;
 import io.jdra.scheduler.SchedulerServer;
@@ -75,19 +77,23 @@ public final class SchedulerBench {
         KubernetesClient setup = newClient(server, transport);
         KubernetesClient controllerClient = newClient(server, transport);
         KubernetesClient schedulerClient = newClient(server, transport)) {
+      // As scheduler_perf: one informer factory, the scheduler's, also serves the ResourceClaim
+      // controller (util.CreateResourceClaimController) and the workload's pod watch.
+      InformerFactory informers = SchedulerServer.newInformerFactory(schedulerClient);
       ControllerManager.Handle cm =
           ControllerManager.start(
               ctx.withName("controller-manager"),
               controllerClient,
               ControllerManagerOptions.defaults()
                   .withControllers(List.of("resourceclaim-controller"))
-                  .withFeatureGates(gates));
+                  .withFeatureGates(gates),
+              informers);
       PrometheusRegistry registry = new PrometheusRegistry();
       SchedulerOptions options =
           SchedulerOptions.defaults().withRegistry(registry).withFeatureGates(gates);
       SchedulerServer.Handle scheduler =
-          SchedulerServer.start(ctx.withName("scheduler"), schedulerClient, options);
-      try (PodWatch watch = new PodWatch(setup)) {
+          SchedulerServer.start(ctx.withName("scheduler"), schedulerClient, informers, options);
+      try (PodWatch watch = new PodWatch(ctx, informers.informer(Pod.class))) {
         cm.synced().get(timeout.toSeconds(), TimeUnit.SECONDS);
         scheduler.synced().get(timeout.toSeconds(), TimeUnit.SECONDS);
         Measurement measurement = new Measurement(registry, server.metrics(), progress);
@@ -124,6 +130,7 @@ public final class SchedulerBench {
       } finally {
         scheduler.stop();
         cm.stop();
+        informers.stop();
         ctx.cancel();
       }
     }

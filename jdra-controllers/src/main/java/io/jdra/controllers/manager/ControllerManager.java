@@ -61,6 +61,21 @@ public final class ControllerManager {
   }
 
   /**
+   * Starts the built-in controllers selected by {@code options} on a caller's informer factory
+   * instead of the manager's own, as scheduler_perf runs the ResourceClaim controller on the
+   * scheduler's informers ({@code util.CreateResourceClaimController}): objects another component
+   * already watches are not decoded twice. The manager starts the factory's informers that are not
+   * running yet (they stop with the manager); the caller stops the factory.
+   */
+  public static Handle start(
+      Ctx ctx,
+      KubernetesClient client,
+      ControllerManagerOptions options,
+      InformerFactory informers) {
+    return start(ctx, client, options, Controllers.builtIn(), informers);
+  }
+
+  /**
    * Starts the controllers of {@code registry} selected by {@code options.controllers()} whose
    * feature gates are on.
    *
@@ -72,6 +87,15 @@ public final class ControllerManager {
       KubernetesClient client,
       ControllerManagerOptions options,
       List<ControllerDescriptor> registry) {
+    return start(ctx, client, options, registry, null);
+  }
+
+  private static Handle start(
+      Ctx ctx,
+      KubernetesClient client,
+      ControllerManagerOptions options,
+      List<ControllerDescriptor> registry,
+      InformerFactory shared) {
     List<ControllerDescriptor> selected = new ArrayList<>();
     for (ControllerDescriptor d : Controllers.select(registry, options.controllers())) {
       if (d.requiredFeatures().stream().allMatch(f -> options.featureGates().enabled(f))) {
@@ -88,7 +112,8 @@ public final class ControllerManager {
     }
     PrometheusRegistry metrics = new PrometheusRegistry();
     MetricsServer server = startMetricsServer(options, metrics);
-    Running running = new Running(ctx.withCancel(), client, options, selected, metrics, server);
+    Running running =
+        new Running(ctx.withCancel(), client, options, selected, metrics, server, shared);
     running.start();
     return running;
   }
@@ -114,6 +139,7 @@ public final class ControllerManager {
     private final List<ControllerDescriptor> descriptors;
     private final PrometheusRegistry registry;
     private final MetricsServer server;
+    private final InformerFactory shared;
     private final CompletableFuture<Void> synced = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
 
@@ -123,8 +149,10 @@ public final class ControllerManager {
         ControllerManagerOptions options,
         List<ControllerDescriptor> descriptors,
         PrometheusRegistry registry,
-        MetricsServer server) {
+        MetricsServer server,
+        InformerFactory shared) {
       this.ctx = ctx;
+      this.shared = shared;
       this.client = client;
       this.options = options;
       this.descriptors = descriptors;
@@ -209,7 +237,7 @@ public final class ControllerManager {
       Logger log = runCtx.logger();
       // As kube-controller-manager's informer factories (WithTransform(trim)): no controller reads
       // managedFields, and skipping them is a large part of decoding pods and claims.
-      InformerFactory informers = new InformerFactory(client, true);
+      InformerFactory informers = shared != null ? shared : new InformerFactory(client, true);
       WorkQueueMetrics queueMetrics = WorkQueueMetrics.create(registry);
       List<Controller> controllers = new ArrayList<>();
       for (ControllerDescriptor d : descriptors) {
@@ -247,7 +275,9 @@ public final class ControllerManager {
         }
         runAll(runCtx, controllers);
       } finally {
-        informers.stop();
+        if (shared == null) {
+          informers.stop();
+        }
       }
     }
 

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.cache.InformerFactory;
 import io.jdra.testing.apiserver.WithApiServer;
 import io.jdra.testing.objects.Make;
 import java.net.URI;
@@ -173,6 +176,55 @@ class ControllerManagerTest {
       }
     }
     assertThat(first.terminated()).isCompleted();
+  }
+
+  @Test
+  void onACallersInformerFactoryTheControllersWorkAndStoppingLeavesItsOwnInformersRunning(
+      KubernetesClient client) throws Exception {
+    String ns = "shared";
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
+    // scheduler_perf's setup: the caller's factory already watches pods for someone else.
+    InformerFactory informers = new InformerFactory(client);
+    Ctx owner = Ctx.background("owner").withCancel();
+    SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
+    informers.start(owner);
+    ControllerManager.Handle h =
+        ControllerManager.start(
+            Ctx.background("test"),
+            client,
+            ControllerManagerOptions.defaults().withControllers(List.of("resourceclaim")),
+            informers);
+    try {
+      h.synced().get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      client
+          .resources(ResourceClaimTemplate.class)
+          .inNamespace(ns)
+          .resource(Make.claimTemplate("t").namespace(ns).request("gpu.example.com").obj())
+          .create();
+      client
+          .pods()
+          .inNamespace(ns)
+          .resource(
+              Make.pod("p").namespace(ns).claimFromTemplate("gpu", "t").container("c", "gpu").obj())
+          .create();
+      await()
+          .atMost(WAIT)
+          .until(() ->
+              client.resources(ResourceClaim.class).inNamespace(ns).list().getItems().size() == 1);
+      SharedIndexInformer<ResourceClaim> claims = informers.informer(ResourceClaim.class);
+      assertThat(claims.isRunning()).as("started by the manager").isTrue();
+
+      h.stop();
+      assertThat(claims.isRunning()).as("stops with the manager").isFalse();
+      assertThat(pods.isRunning()).as("the caller's keeps running").isTrue();
+    } finally {
+      h.stop();
+      owner.cancel();
+      informers.stop();
+    }
   }
 
   static String holder(KubernetesClient client, String ns) {

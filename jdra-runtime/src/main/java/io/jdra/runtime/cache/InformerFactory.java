@@ -199,8 +199,11 @@ public final class InformerFactory {
   }
 
   /**
-   * Starts the informers not started yet; they stop when {@code ctx} is cancelled or {@link #stop}
-   * is called. Returns at once.
+   * Starts the informers not started yet; those stop when {@code ctx} is cancelled or {@link #stop}
+   * is called. Informers an earlier call started keep running on their own context, as client-go's
+   * {@code Start(stopCh)}: components that share a factory (scheduler_perf runs the ResourceClaim
+   * controller on the scheduler's) each start it, and stopping one stops only what it started.
+   * Returns at once.
    */
   public void start(Ctx ctx) {
     List<Map.Entry<Key, SharedIndexInformer<?>>> toStart;
@@ -225,7 +228,9 @@ public final class InformerFactory {
         started.put(e.getKey(), e.getValue().start().toCompletableFuture());
       }
     }
-    ctx.onCancel(this::stop);
+    if (!toStart.isEmpty()) {
+      ctx.onCancel(() -> toStart.forEach(e -> e.getValue().stop()));
+    }
   }
 
   /**
@@ -233,19 +238,33 @@ public final class InformerFactory {
    * Returns false on timeout, on cancellation of {@code ctx}, or when an informer failed to start.
    */
   public boolean waitForCacheSync(Ctx ctx, Duration timeout) {
-    CompletableFuture<Void> all;
-    synchronized (this) {
-      all = CompletableFuture.allOf(started.values().toArray(CompletableFuture[]::new));
-    }
-    CompletableFuture<Object> either = CompletableFuture.anyOf(all, ctx.done());
-    try {
-      either.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-      return !ctx.isCancelled() && synced();
-    } catch (TimeoutException | ExecutionException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<CompletableFuture<Void>> waited;
+      synchronized (this) {
+        waited = List.copyOf(started.values());
+      }
+      CompletableFuture<Void> all =
+          CompletableFuture.allOf(waited.toArray(CompletableFuture[]::new));
+      CompletableFuture<Object> either = CompletableFuture.anyOf(all, ctx.done());
+      try {
+        either.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+      if (ctx.isCancelled()) {
+        return false;
+      }
+      synchronized (this) {
+        // Another user of a shared factory may have started informers meanwhile: wait for those
+        // too rather than report the factory unsynced.
+        if (started.values().stream().allMatch(CompletableFuture::isDone)) {
+          return synced();
+        }
+      }
     }
   }
 

@@ -70,6 +70,35 @@ class InformerFactoryTest {
   }
 
   @Test
+  void cancellingOneStartStopsOnlyTheInformersThatStartStarted(KubernetesClient client) {
+    // A factory shared by two components (scheduler_perf's: the scheduler and the ResourceClaim
+    // controller): each starts what it asked for, and stopping one leaves the other's running.
+    InformerFactory factory = new InformerFactory(client);
+    Ctx first = Ctx.forTest(Clock.system()).withCancel();
+    Ctx second = Ctx.forTest(Clock.system()).withCancel();
+    try {
+      SharedIndexInformer<Pod> pods = factory.informer(Pod.class);
+      factory.start(first);
+      SharedIndexInformer<ResourceClaim> claims = factory.informer(ResourceClaim.class);
+      factory.start(second);
+      assertThat(factory.waitForCacheSync(second, Duration.ofSeconds(30))).isTrue();
+      assertThat(claims.hasSynced()).isTrue();
+
+      first.cancel();
+      assertThat(pods.isRunning()).isFalse();
+      assertThat(claims.isRunning()).isTrue();
+      client.resource(Make.claim("later").namespace("default").request("gpu").obj()).create();
+      await()
+          .untilAsserted(() ->
+              assertThat(factory.lister(ResourceClaim.class).get("default", "later")).isPresent());
+    } finally {
+      first.cancel();
+      second.cancel();
+    }
+    assertThat(factory.informer(ResourceClaim.class).isRunning()).isFalse();
+  }
+
+  @Test
   void aRemovedMetadataInformerStopsAndIsMadeAfreshWhenAskedForAgain(KubernetesClient client) {
     InformerFactory factory = new InformerFactory(client);
     Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
