@@ -15,11 +15,12 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One in-process answer as fabric8 reads it: the response completes with the head, the body goes to
  * fabric8's consumer a batch per {@link #consume()}, and {@link #cancel()} makes the server see its
- * peer leave (a watch ends there).
+ * peer leave (a watch ends there). Watch streams reach fabric8 as ASCII ({@link AsciiJson}).
  */
 final class ResponseBody implements AsyncBody, InProcessResponse {
   private final HttpRequest request;
   private final AsyncBody.Consumer<List<ByteBuffer>> consumer;
+  private final AsciiJson ascii;
   private final CompletableFuture<HttpResponse<AsyncBody>> response = new CompletableFuture<>();
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private volatile InProcessCall call;
@@ -27,6 +28,13 @@ final class ResponseBody implements AsyncBody, InProcessResponse {
   ResponseBody(HttpRequest request, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     this.request = request;
     this.consumer = consumer;
+    this.ascii = isWatch(request) ? new AsciiJson() : null;
+  }
+
+  /** fabric8 reads watch streams with a reader that needs ASCII input ({@link AsciiJson}). */
+  private static boolean isWatch(HttpRequest request) {
+    String query = request.uri().getRawQuery();
+    return query != null && (query.contains("watch=true") || query.contains("watch=1"));
   }
 
   CompletableFuture<HttpResponse<AsyncBody>> response() {
@@ -42,7 +50,7 @@ final class ResponseBody implements AsyncBody, InProcessResponse {
   @Override
   public void chunks(List<ByteBuffer> data) {
     try {
-      consumer.consume(data, this);
+      consumer.consume(ascii == null ? data : ascii.escape(data), this);
     } catch (Exception e) {
       call.cancel();
       done.completeExceptionally(e);

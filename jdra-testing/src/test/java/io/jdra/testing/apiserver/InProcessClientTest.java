@@ -170,6 +170,42 @@ class InProcessClientTest {
   }
 
   @Test
+  void watchDeliversEventsAfterOneWithNonAsciiText() throws Exception {
+    String from = inProcess.configMaps().list().getMetadata().getResourceVersion();
+    String text = "caf\u00e9 \u20ac \uD83D\uDE00";
+    for (String name : List.of("text-1", "text-2", "text-3")) {
+      ConfigMap cm = configMap(name);
+      cm.getMetadata().setLabels(Map.of("text", "yes"));
+      cm.setData(Map.of("k", name.equals("text-1") ? text : "plain"));
+      inProcess.resource(cm).create();
+    }
+    LinkedBlockingQueue<String> events = new LinkedBlockingQueue<>();
+    try (Watch w =
+        inProcess
+            .configMaps()
+            .withLabel("text", "yes")
+            .watch(
+                new ListOptionsBuilder().withResourceVersion(from).build(),
+                new Watcher<ConfigMap>() {
+                  @Override
+                  public void eventReceived(Action action, ConfigMap cm) {
+                    events.add(cm.getMetadata().getName() + "=" + cm.getData().get("k"));
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {
+                    events.add("closed: " + cause);
+                  }
+                })) {
+      List<String> seen = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        seen.add(events.poll(30, TimeUnit.SECONDS));
+      }
+      assertThat(seen).containsExactly("text-1=" + text, "text-2=plain", "text-3=plain");
+    }
+  }
+
+  @Test
   void informerListsThenFollowsChanges() throws Exception {
     inProcess.resource(labelled("inf-before")).create();
     CompletableFuture<ConfigMap> added = new CompletableFuture<>();
