@@ -20,10 +20,8 @@ class BenchCommandTest {
   @Test
   @SuppressWarnings("unchecked")
   void smallestWorkloadEndsCorrectWithJsonReportAndProfile(@TempDir Path dir) throws Exception {
-    // Upstream's templates where this machine has them, jdra's descriptions of them elsewhere.
-    Path templates = BenchCommand.Scheduler.find(Path.of("").toAbsolutePath());
     List<String> args =
-        new ArrayList<>(
+        withTemplates(
             List.of(
                 "bench",
                 "scheduler",
@@ -35,9 +33,6 @@ class BenchCommandTest {
                 dir.resolve("report").toString(),
                 "--jfr",
                 dir.resolve("run.jfr").toString()));
-    if (templates != null) {
-      args.addAll(List.of("--templates", templates.toString()));
-    }
 
     Result r = CliTest.run(args.toArray(String[]::new));
 
@@ -148,7 +143,7 @@ class BenchCommandTest {
   @SuppressWarnings("unchecked")
   void warmUpRunsComeFirstAndTheOutputSaysSo() throws Exception {
     List<String> args =
-        new ArrayList<>(
+        withTemplates(
             List.of(
                 "bench",
                 "scheduler",
@@ -158,10 +153,6 @@ class BenchCommandTest {
                 "1",
                 "-o",
                 "json"));
-    Path templates = BenchCommand.Scheduler.find(Path.of("").toAbsolutePath());
-    if (templates != null) {
-      args.addAll(List.of("--templates", templates.toString()));
-    }
 
     Result r = CliTest.run(args.toArray(String[]::new));
 
@@ -188,5 +179,15 @@ class BenchCommandTest {
 
     assertThat(r.code()).isEqualTo(1);
     assertThat(r.err()).startsWith("error: --workload: unknown workload \"nope\"; known: ");
+  }
+
+  /** Upstream's templates where this machine has them, jdra's descriptions of them elsewhere. */
+  private static List<String> withTemplates(List<String> args) {
+    List<String> out = new ArrayList<>(args);
+    Path templates = BenchCommand.Scheduler.find(Path.of("").toAbsolutePath());
+    if (templates != null) {
+      out.addAll(List.of("--templates", templates.toString()));
+    }
+    return out;
   }
 }

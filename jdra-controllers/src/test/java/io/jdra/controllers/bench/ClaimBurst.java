@@ -263,7 +263,8 @@ public final class ClaimBurst {
     return out;
   }
 
-  private static String arg(String[] args, String name, String def) {
+  /** The value after {@code name} in {@code args}, else {@code def}; required when def is null. */
+  static String arg(String[] args, String name, String def) {
     for (int i = 0; i + 1 < args.length; i++) {
       if (args[i].equals(name)) {
         return args[i + 1];

@@ -28,10 +28,10 @@ public final class ClaimBurstHost {
   private ClaimBurstHost() {}
 
   public static void main(String[] args) throws Exception {
-    Path kubeconfig = Path.of(arg(args, "--kubeconfig", null));
+    Path kubeconfig = Path.of(ClaimBurst.arg(args, "--kubeconfig", null));
     int syncs =
         Integer.parseInt(
-            arg(
+            ClaimBurst.arg(
                 args,
                 "--concurrent-resource-claim-syncs",
                 "" + ControllerManagerOptions.DEFAULT_CONCURRENT_RESOURCE_CLAIM_SYNCS));
@@ -69,17 +69,5 @@ public final class ClaimBurstHost {
               stop.countDown();
             }));
     stop.await();
-  }
-
-  private static String arg(String[] args, String name, String def) {
-    for (int i = 0; i + 1 < args.length; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    if (def == null) {
-      throw new IllegalArgumentException(name + " is required");
-    }
-    return def;
   }
 }
