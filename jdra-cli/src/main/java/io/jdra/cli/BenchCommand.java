@@ -257,6 +257,10 @@ final class BenchCommand implements Runnable {
         throw new IOException("JFR settings 'profile': " + e.getMessage(), e);
       }
       rec.setName("jdra bench scheduler");
+      // JDK 25's CPU-time sampler counts only threads on a CPU; the execution sampler also
+      // counts preempted threads, which misattributes on a loaded two-core machine. Older JDKs
+      // ignore the unknown event name.
+      rec.enable("jdk.CPUTimeSample").with("throttle", "10ms");
       rec.setDestination(jfr);
       rec.start();
       return rec;
