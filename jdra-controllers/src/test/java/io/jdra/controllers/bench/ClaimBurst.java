@@ -34,12 +34,13 @@ import java.util.stream.Collectors;
  *
  * <p>Options: {@code --kubeconfig F (--controller-pid P [--server-pid P] | --host-pid P) [--pods
  * 5000] [--threads 32] [--warmup 15000] [--rounds 1]}; {@code --host-pid} names the one process
- * that runs the API server and the controller together ({@link ClaimBurstHost}). The warm-up burst
- * (not measured) lets the JIT compilers of all three JVMs catch up. C2 keeps compiling for about
- * 15,000 pods: after a 2,000-pod warm-up its threads were still a third of the controller's and the
- * API server's CPU in the third burst of 5,000 (the per-thread lines show it), and under 5 % from
- * the fifth on, which then ran at 1.5-2 times the third's rate. {@code --rounds N} measures N
- * bursts one after the other, each printed.
+ * that runs the API server and the controller together ({@link ClaimBurstHost}), which can also run
+ * this generator itself ({@link #bench} with {@link Part#oneProcess}). The warm-up burst (not
+ * measured) lets the JIT compilers of all three JVMs catch up. C2 keeps compiling for about 15,000
+ * pods: after a 2,000-pod warm-up its threads were still a third of the controller's and the API
+ * server's CPU in the third burst of 5,000 (the per-thread lines show it), and under 5 % from the
+ * fifth on, which then ran at 1.5-2 times the third's rate. {@code --rounds N} measures N bursts
+ * one after the other, each printed.
  */
 public final class ClaimBurst {
   /**
@@ -57,9 +58,63 @@ public final class ClaimBurst {
           "jit", "C[12] CompilerThre",
           "main", "main$");
 
+  /**
+   * The threads of the one process that runs everything ({@link ClaimBurstHost --generate}): the
+   * controller's workers; the API server's event loops, which also run the in-process clients'
+   * response callbacks; fabric8's pools (the informers' watch decoding and event handlers, of the
+   * controller and of the generator's client); this generator's pod creators and watch reader; GC;
+   * JIT.
+   */
+  private static final Map<String, Pattern> ONE_PROCESS_THREADS =
+      orderedMap(
+          "workers", "resource-claim-",
+          "server event loops", "vert\\.x-eventloo",
+          "informer pools", "-?[0-9]+-poo|pool-",
+          "generator", "claim-burst-|recorded-claims",
+          "gc", "GC Thread|G1 ",
+          "jit", "C[12] CompilerThre");
+
   /** The JVM's own threads (any process): garbage collector, JIT compilers. */
   private static final Map<String, Pattern> JVM_THREADS =
       orderedMap("gc", "GC Thread|G1 ", "jit", "C[12] CompilerThre");
+
+  /**
+   * A process whose CPU the benchmark reports: its name, its pid (0: this process) and the thread
+   * groups to report (empty: only the process total).
+   */
+  record Part(String name, long pid, Map<String, Pattern> threads) {
+    /** The API server, the controller and this generator in this process. */
+    static List<Part> oneProcess() {
+      return List.of(
+          new Part("one process (API server, controller, load generator)", 0, ONE_PROCESS_THREADS));
+    }
+
+    /**
+     * The processes named by {@code --host-pid}, or {@code --controller-pid} and {@code
+     * --server-pid}.
+     */
+    static List<Part> fromArgs(String[] args) {
+      long hostPid = Long.parseLong(arg(args, "--host-pid", "0"));
+      List<Part> parts = new ArrayList<>();
+      if (hostPid != 0) {
+        parts.add(new Part("API server and controller (one process)", hostPid, CONTROLLER_THREADS));
+      } else {
+        parts.add(
+            new Part(
+                "controller",
+                Long.parseLong(arg(args, "--controller-pid", null)),
+                CONTROLLER_THREADS));
+        parts.add(
+            new Part("API server", Long.parseLong(arg(args, "--server-pid", "0")), JVM_THREADS));
+      }
+      parts.add(new Part("load generator", 0, Map.of()));
+      return parts;
+    }
+
+    long resolvedPid() {
+      return pid == 0 ? ProcessHandle.current().pid() : pid;
+    }
+  }
 
   private ClaimBurst() {}
 
@@ -72,55 +127,50 @@ public final class ClaimBurst {
   }
 
   public static void main(String[] args) throws Exception {
-    String kubeconfig = arg(args, "--kubeconfig", null);
-    long hostPid = Long.parseLong(arg(args, "--host-pid", "0"));
-    long controllerPid = Long.parseLong(arg(args, "--controller-pid", hostPid == 0 ? null : "0"));
-    long serverPid = Long.parseLong(arg(args, "--server-pid", "0"));
-    long[] pids = hostPid != 0 ? new long[] {hostPid} : new long[] {controllerPid, serverPid};
-    String[] names =
-        hostPid != 0
-            ? new String[] {"API server and controller (one process)", "load generator"}
-            : new String[] {"controller", "API server", "load generator"};
+    Config config =
+        Config.fromKubeconfig(Files.readString(Path.of(arg(args, "--kubeconfig", null))));
+    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
+      bench(client, args, Part.fromArgs(args));
+    }
+  }
+
+  /**
+   * The warm-up burst and {@code --rounds} measured bursts (options {@code --pods}, {@code
+   * --threads}, {@code --warmup}, {@code --rounds} of {@code args}) through {@code client}, in a
+   * new namespace; prints each measured burst's numbers for {@code parts}.
+   */
+  static void bench(KubernetesClient client, String[] args, List<Part> parts) throws Exception {
     int pods = Integer.parseInt(arg(args, "--pods", "5000"));
     int threads = Integer.parseInt(arg(args, "--threads", "32"));
     int warmup = Integer.parseInt(arg(args, "--warmup", "15000"));
     int rounds = Integer.parseInt(arg(args, "--rounds", "1"));
-    Config config = Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)));
-    try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build()) {
-      String ns = "burst-" + System.currentTimeMillis();
-      client
-          .namespaces()
-          .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-          .create();
-      client
-          .resources(ResourceClaimTemplate.class)
-          .inNamespace(ns)
-          .resource(Make.claimTemplate("single-gpu").namespace(ns).request("gpu.example.com").obj())
-          .create();
-      warmUp(client, ns, warmup, threads);
-      for (int r = 1; r <= rounds; r++) {
-        String prefix = rounds == 1 ? "pod" : "r" + r + "-pod";
-        run(client, ns, prefix, pods, threads, pids, names);
-      }
+    String ns = "burst-" + System.currentTimeMillis();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
+        .create();
+    client
+        .resources(ResourceClaimTemplate.class)
+        .inNamespace(ns)
+        .resource(Make.claimTemplate("single-gpu").namespace(ns).request("gpu.example.com").obj())
+        .create();
+    warmUp(client, ns, warmup, threads);
+    for (int r = 1; r <= rounds; r++) {
+      String prefix = rounds == 1 ? "pod" : "r" + r + "-pod";
+      run(client, ns, prefix, pods, threads, parts);
     }
   }
 
   /** A burst first, so that the JVMs have compiled their paths. */
   private static void warmUp(KubernetesClient client, String ns, int pods, int threads)
       throws Exception {
-    burst(client, ns, "warm", pods, threads, new long[0], new String[0], true);
+    burst(client, ns, "warm", pods, threads, List.of(), true);
   }
 
   private static void run(
-      KubernetesClient client,
-      String ns,
-      String prefix,
-      int pods,
-      int threads,
-      long[] pids,
-      String[] names)
+      KubernetesClient client, String ns, String prefix, int pods, int threads, List<Part> parts)
       throws Exception {
-    burst(client, ns, prefix, pods, threads, pids, names, false);
+    burst(client, ns, prefix, pods, threads, parts, false);
     Map<String, Long> perPod =
         client.resources(ResourceClaim.class).inNamespace(ns).list().getItems().stream()
             .filter(c -> c.getMetadata().getName().startsWith(prefix))
@@ -143,8 +193,7 @@ public final class ClaimBurst {
       String prefix,
       int pods,
       int threads,
-      long[] pids,
-      String[] names,
+      List<Part> parts,
       boolean quiet)
       throws Exception {
     Set<String> recorded = ConcurrentHashMap.newKeySet();
@@ -168,14 +217,15 @@ public final class ClaimBurst {
                 all.countDown();
               }
             });
-    List<Map<String, Long>> threads0 = threads(pids);
-    Duration[] cpu0 = cpu(pids);
+    List<Map<String, Long>> threads0 = threads(parts);
+    Duration[] cpu0 = cpu(parts);
     long t0 = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
     List<Thread> creators = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       creators.add(
           Thread.ofPlatform()
+              .name("claim-burst-create-" + t)
               .start(() -> {
                 for (int i = next.getAndIncrement(); i < pods; i = next.getAndIncrement()) {
                   creates.create(i);
@@ -188,8 +238,8 @@ public final class ClaimBurst {
     long tCreated = System.nanoTime();
     boolean done = await(all, watch);
     long t1 = System.nanoTime();
-    Duration[] cpu1 = cpu(pids);
-    List<Map<String, Long>> threads1 = threads(pids);
+    Duration[] cpu1 = cpu(parts);
+    List<Map<String, Long>> threads1 = threads(parts);
     watch.close();
     if (quiet) {
       return;
@@ -210,13 +260,14 @@ public final class ClaimBurst {
       long cpuMs = cpu1[i].minus(cpu0[i]).toMillis();
       System.out.printf(
           "[bench] %s process CPU during the burst: %d ms = %.0f us per pod (%.2f cores)%n",
-          names[i], cpuMs, cpuMs * 1000.0 / pods, cpuMs / 1000.0 / endToEnd);
+          parts.get(i).name(), cpuMs, cpuMs * 1000.0 / pods, cpuMs / 1000.0 / endToEnd);
     }
     for (int i = 0; i < threads1.size(); i++) {
       if (threads1.get(i).isEmpty()) {
         continue;
       }
-      StringBuilder line = new StringBuilder("[bench] " + names[i] + " threads, CPU per pod:");
+      StringBuilder line =
+          new StringBuilder("[bench] " + parts.get(i).name() + " threads, CPU per pod:");
       for (Map.Entry<String, Long> e : threads1.get(i).entrySet()) {
         long ms = e.getValue() - threads0.get(i).getOrDefault(e.getKey(), 0L);
         line.append(String.format(" %s %.0f us,", e.getKey(), ms * 1000.0 / pods));
@@ -226,13 +277,14 @@ public final class ClaimBurst {
   }
 
   /**
-   * CPU by thread group of the controller (its groups) and the API server (the JVM's GC and JIT
-   * threads, the rest), so that compilation still going on in a burst shows.
+   * CPU by thread group of each part (for the controller its groups, for the API server the JVM's
+   * GC and JIT threads), so that compilation still going on in a burst shows.
    */
-  private static List<Map<String, Long>> threads(long[] pids) {
+  private static List<Map<String, Long>> threads(List<Part> parts) {
     List<Map<String, Long>> out = new ArrayList<>();
-    for (int i = 0; i < pids.length; i++) {
-      out.add(ThreadGroupsCpu.read(pids[i], i == 0 ? CONTROLLER_THREADS : JVM_THREADS));
+    for (Part p : parts) {
+      out.add(
+          p.threads().isEmpty() ? Map.of() : ThreadGroupsCpu.read(p.resolvedPid(), p.threads()));
     }
     return out;
   }
@@ -252,14 +304,15 @@ public final class ClaimBurst {
     return true;
   }
 
-  /** CPU time so far of each process, then of this one; zero for an unknown process. */
-  private static Duration[] cpu(long[] pids) {
-    Duration[] out = new Duration[pids.length + 1];
-    for (int i = 0; i < pids.length; i++) {
+  /** CPU time so far of each part's process; zero for an unknown process. */
+  private static Duration[] cpu(List<Part> parts) {
+    Duration[] out = new Duration[parts.size()];
+    for (int i = 0; i < out.length; i++) {
       out[i] =
-          ProcessHandle.of(pids[i]).flatMap(p -> p.info().totalCpuDuration()).orElse(Duration.ZERO);
+          ProcessHandle.of(parts.get(i).resolvedPid())
+              .flatMap(p -> p.info().totalCpuDuration())
+              .orElse(Duration.ZERO);
     }
-    out[pids.length] = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
     return out;
   }
 

@@ -1,14 +1,17 @@
 package io.jdra.controllers.bench;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
 import io.jdra.controllers.manager.ControllerManager;
 import io.jdra.controllers.manager.ControllerManagerOptions;
+import io.jdra.inprocess.InProcessClients;
 import io.jdra.inprocess.InProcessHttpClientFactory;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ClientOptions;
 import io.jdra.runtime.client.Clients;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -21,8 +24,16 @@ import java.util.concurrent.TimeUnit;
  * {@code scripts/bench-resourceclaim --in-process}. Prints {@code ready} once the controller has
  * synced; stops on SIGTERM.
  *
- * <p>Options: {@code --kubeconfig F [--concurrent-resource-claim-syncs N]}; the controller's client
- * is unthrottled, as {@code --kube-api-qps -1}.
+ * <p>With {@code --generate} the load generator ({@link ClaimBurst#bench}) runs in this process
+ * too, on its own in-process client (the kubeconfig's user), and the process ends after its bursts:
+ * the whole benchmark in one JVM, as upstream's scheduler_perf and integration benchmarks run the
+ * API server, the controllers and the workload in one test process. Requests and answers are the
+ * same REST calls as over HTTPS; only the socket, HTTP encoding and TLS are gone. Used by {@code
+ * scripts/bench-resourceclaim --one-process}.
+ *
+ * <p>Options: {@code --kubeconfig F [--concurrent-resource-claim-syncs N] [--generate [ClaimBurst's
+ * --pods, --threads, --warmup, --rounds]]}; the controller's client is unthrottled, as {@code
+ * --kube-api-qps -1}.
  */
 public final class ClaimBurstHost {
   private ClaimBurstHost() {}
@@ -55,6 +66,18 @@ public final class ClaimBurstHost {
     System.out.println("API server listening on " + server.url() + "; controller in process");
     System.out.println("ready");
     System.out.flush();
+    if (List.of(args).contains("--generate")) {
+      try (KubernetesClient generator =
+          InProcessClients.create(
+              server, Config.fromKubeconfig(Files.readString(kubeconfig)), null)) {
+        ClaimBurst.bench(generator, args, ClaimBurst.Part.oneProcess());
+      } finally {
+        cm.stop();
+        client.close();
+        server.close();
+      }
+      return;
+    }
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
