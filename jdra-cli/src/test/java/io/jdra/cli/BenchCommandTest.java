@@ -44,7 +44,8 @@ class BenchCommandTest {
     // written, which may be after the watch delivered the last bind and the measurement stopped.
     assertThat(r.out())
         .contains("CPU per measured pod: ", "API requests per measured pod: ")
-        .contains("POST pods 201 ", "POST pods/binding 201 ");
+        .contains("POST pods 201 ", "POST pods/binding 201 ")
+        .containsPattern("of it by threads, ms per pod: .*scheduler loop \\d+\\.\\d\\d");
     Map<String, Object> doc =
         Serialization.unmarshal(Files.readString(dir.resolve("out.json")), Map.class);
     Map<String, Object> check = (Map<String, Object>) doc.get("correctness");
@@ -53,7 +54,10 @@ class BenchCommandTest {
     assertThat(items)
         .extracting(i -> ((Map<String, Object>) i.get("labels")).get("Metric"))
         .contains(
-            "SchedulingThroughput", "scheduler_schedule_attempts_total", "apiserver_request_total");
+            "SchedulingThroughput",
+            "scheduler_schedule_attempts_total",
+            "apiserver_request_total",
+            "process_cpu_per_pod_by_threads");
     assertThat(items.get(0).get("data")).asString().contains("Perc50", "Perc99", "Average");
     assertThat(Files.size(dir.resolve("run.jfr"))).isPositive();
     String html = Files.readString(dir.resolve("report/index.html"));

@@ -126,6 +126,16 @@ public record BenchResult(
     out.printf(
         "  CPU per measured pod: %.1f ms (process user + system over the measured phase)%n",
         measured.cpuMillisPerPod());
+    Map<String, Double> threads = measured.threadCpuMillisPerPod();
+    if (!threads.isEmpty()) {
+      StringBuilder t = new StringBuilder();
+      threads.forEach((k, v) ->
+          t.append(t.isEmpty() ? "" : ", ")
+              .append(k)
+              .append(' ')
+              .append(String.format(java.util.Locale.ROOT, "%.2f", v)));
+      out.printf("  of it by threads, ms per pod: %s%n", t);
+    }
     if (measured.requests().isEmpty()) {
       return;
     }
@@ -177,6 +187,13 @@ public record BenchResult(
             labels("scheduler_schedule_attempts_total")));
     if (!measured.requests().isEmpty()) {
       items.add(item(new LinkedHashMap<>(measured.requests()), "", labels(RequestCounts.METRIC)));
+    }
+    if (!measured.threadCpuMillisPerPod().isEmpty()) {
+      items.add(
+          item(
+              new LinkedHashMap<>(measured.threadCpuMillisPerPod()),
+              "ms",
+              labels("process_cpu_per_pod_by_threads")));
     }
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("version", "v1");

@@ -4,6 +4,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -28,6 +29,7 @@ final class Measurement {
   private Map<String, Long> countsBefore = Map.of();
   private Map<String, Long> requestsBefore = Map.of();
   private long cpuBefore;
+  private Map<String, Long> threadsBefore = Map.of();
   private boolean running;
 
   /**
@@ -53,6 +55,7 @@ final class Measurement {
       countsBefore = Histograms.attempts(registry);
       requestsBefore = RequestCounts.snapshot(apiServer);
       cpuBefore = processCpuNanos();
+      threadsBefore = ThreadCpu.read();
       sampler.start();
     }
   }
@@ -71,6 +74,8 @@ final class Measurement {
     Throughput t = running ? sampler.stop() : new Throughput(new double[0], java.util.List.of());
     running = false;
     long cpu = wasRunning ? processCpuNanos() - cpuBefore : 0;
+    Map<String, Long> threads =
+        wasRunning ? ThreadCpu.minus(ThreadCpu.read(), threadsBefore) : Map.of();
     Map<String, Long> requests =
         wasRunning
             ? RequestCounts.minus(RequestCounts.snapshot(apiServer), requestsBefore)
@@ -85,7 +90,7 @@ final class Measurement {
     Map<String, Long> counts = new TreeMap<>();
     Histograms.attempts(registry)
         .forEach((k, v) -> counts.put(k, v - countsBefore.getOrDefault(k, 0L)));
-    return new Result(t, tracker.latenciesMillis(), attempts, sli, counts, cpu, requests);
+    return new Result(t, tracker.latenciesMillis(), attempts, sli, counts, cpu, threads, requests);
   }
 
   /** This process's CPU time (user + system), in nanoseconds; -1 where the JVM cannot tell. */
@@ -106,6 +111,7 @@ final class Measurement {
    * @param sliDuration scheduler_pod_scheduling_sli_duration_seconds (null if not registered)
    * @param attempts scheduler_schedule_attempts_total by result, during the measurement
    * @param cpuNanos the process's CPU time (user + system) during the measurement
+   * @param threadCpuNanos of it, per thread group ({@link ThreadCpu}); empty off Linux
    * @param requests API requests during the measurement by verb and resource
    *     (apiserver_request_total)
    */
@@ -116,10 +122,24 @@ final class Measurement {
       Histograms.Series sliDuration,
       Map<String, Long> attempts,
       long cpuNanos,
+      Map<String, Long> threadCpuNanos,
       Map<String, Long> requests) {
     Result {
       attemptDuration = new HashMap<>(attemptDuration);
+      threadCpuNanos = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(threadCpuNanos));
       requests = new TreeMap<>(requests);
+    }
+
+    /** CPU milliseconds per measured pod bound by thread group, largest first; empty if unknown. */
+    Map<String, Double> threadCpuMillisPerPod() {
+      int pods = latenciesMillis.length;
+      Map<String, Double> out = new LinkedHashMap<>();
+      if (pods > 0) {
+        threadCpuNanos.entrySet().stream()
+            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+            .forEach(e -> out.put(e.getKey(), e.getValue() / 1e6 / pods));
+      }
+      return out;
     }
 
     /** CPU milliseconds per measured pod bound; NaN without pods. */

@@ -1,0 +1,51 @@
+package io.jdra.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ThreadCpuTest {
+  @ParameterizedTest
+  @CsvSource({
+    "vert.x-eventloo, API server (event loops)",
+    "scheduler-loop-, scheduler loop",
+    "scheduler-paral, scheduler Filter workers",
+    "ForkJoinPool-1-, 'virtual threads (scheduler binding, ResourceClaim controller workers)'",
+    "-518522822-pool, informers (watch decoding and handlers)",
+    "pool-3-thread-1, informers (watch decoding and handlers)",
+    "jdra-event-writ, events",
+    "bench-worker, bench (pod creates)",
+    "C2 CompilerThre, JIT compilers",
+    "C1 CompilerThre, JIT compilers",
+    "GC Thread#0, GC",
+    "G1 Conc#0, GC",
+    "ForkJoinPool.com, other",
+    "main, other",
+  })
+  void groupsThreadsByTheirKernelNames(String comm, String group) {
+    assertThat(ThreadCpu.group(comm)).isEqualTo(group);
+  }
+
+  @Test
+  void readsNameAndUserPlusSystemTicksOfAStatLine() {
+    // Fields after the name: state, ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt,
+    // majflt, cmajflt, utime (250 ticks), stime (50 ticks), ...
+    String stat = "4242 (C2 Compiler (x)) S 1 1 1 0 -1 4194368 10 0 0 0 250 50 0 0 20 0 1 0";
+
+    assertThat(ThreadCpu.comm(stat)).isEqualTo("C2 Compiler (x)");
+    assertThat(ThreadCpu.nanos(stat)).isEqualTo(3_000_000_000L);
+  }
+
+  @Test
+  void readsThisProcessAndSubtractsPerGroup() {
+    Map<String, Long> before = Map.of("GC", 5L, "other", 1L);
+    Map<String, Long> after = Map.of("GC", 12L, "other", 1L);
+
+    assertThat(ThreadCpu.minus(after, before)).containsEntry("GC", 7L).containsEntry("other", 0L);
+    assertThat(ThreadCpu.minus(after, Map.of())).isEmpty();
+    assertThat(ThreadCpu.read()).containsKeys("GC", "JIT compilers", "other");
+  }
+}
