@@ -135,6 +135,20 @@ public final class Json {
     return b != null ? b : MAPPER.writeValueAsBytes(node);
   }
 
+  /**
+   * A tree's bytes as {@link #bytes} writes them.
+   *
+   * @param asParsed whether {@link #parseObject} of the bytes gives a tree identical to the written
+   *     one, node classes and key order included (false when not known: fractions, for one)
+   */
+  public record Written(byte[] bytes, boolean asParsed) {}
+
+  /** The tree's bytes, and whether parsing them gives the same tree. */
+  public static Written written(JsonNode node) {
+    Written w = TreeBytes.written(node);
+    return w != null ? w : new Written(MAPPER.writeValueAsBytes(node), false);
+  }
+
   public static ObjectNode parseObject(byte[] json) {
     return (ObjectNode) MAPPER.readTree(json);
   }

@@ -32,14 +32,27 @@ final class TreeBytes {
   private char[] chars = new char[256];
   private int len;
 
+  /**
+   * Whether every integer so far has the node class the parser gives its value (an int when it fits
+   * in one, else a long when it fits, else a big integer).
+   */
+  private boolean asParsed;
+
   private TreeBytes() {}
 
   /** The tree's bytes, or null when the tree holds a value this writer leaves to Jackson. */
   static byte[] write(JsonNode node) {
+    Json.Written w = written(node);
+    return w == null ? null : w.bytes();
+  }
+
+  /** As {@link #write}, telling also whether parsing the bytes gives back the tree's classes. */
+  static Json.Written written(JsonNode node) {
     TreeBytes w = BUFFERS.get();
     w.len = 0;
+    w.asParsed = true;
     boolean done = w.value(node);
-    byte[] out = done ? Arrays.copyOf(w.buf, w.len) : null;
+    Json.Written out = done ? new Json.Written(Arrays.copyOf(w.buf, w.len), w.asParsed) : null;
     if (w.buf.length > KEPT) {
       w.buf = new byte[8192]; // one huge object does not pin its buffer
     }
@@ -69,7 +82,9 @@ final class TreeBytes {
       return true;
     }
     if (n instanceof LongNode l) {
-      ascii(Long.toString(l.longValue()));
+      long v = l.longValue();
+      asParsed &= v < Integer.MIN_VALUE || v > Integer.MAX_VALUE;
+      ascii(Long.toString(v));
       return true;
     }
     if (n instanceof NullNode) {
@@ -77,6 +92,7 @@ final class TreeBytes {
       return true;
     }
     if (n instanceof BigIntegerNode b) {
+      asParsed &= b.bigIntegerValue().bitLength() > 63; // beyond a long
       ascii(b.bigIntegerValue().toString());
       return true;
     }

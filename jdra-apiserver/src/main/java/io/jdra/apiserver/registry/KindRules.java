@@ -25,7 +25,8 @@ public interface KindRules {
 
   /**
    * Puts back what an update of the main resource may not change, after the generic rules (status
-   * and immutable metadata kept). Default: nothing more.
+   * and immutable metadata kept). Default: nothing more. {@code old} is only read (shared with
+   * other writes): what is taken from it is copied.
    */
   default void prepareForUpdate(ObjectNode next, ObjectNode old) {}
 

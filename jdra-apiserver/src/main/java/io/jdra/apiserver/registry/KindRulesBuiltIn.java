@@ -26,7 +26,7 @@ final class KindRulesBuiltIn {
         public void prepareForUpdate(ObjectNode next, ObjectNode old) {
           JsonNode f = old.path("spec").get("finalizers");
           if (f != null) {
-            child(next, "spec").set("finalizers", f);
+            child(next, "spec").set("finalizers", f.deepCopy()); // old is read only
           }
         }
 

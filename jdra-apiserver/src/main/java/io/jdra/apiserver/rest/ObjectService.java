@@ -348,7 +348,8 @@ public final class ObjectService {
       if (preconditionVersion != 0 && current.resourceVersion() != preconditionVersion) {
         throw ApiException.modified(t, name);
       }
-      ObjectNode old = recentTrees.tree(current);
+      // Read only (shared with other writes): every step below changes copies or new trees.
+      ObjectNode old = recentTrees.read(current);
       ObjectNode desired = mutate.apply(copyCurrent ? old.deepCopy() : old);
       long desiredVersion = parseVersion(Json.text(desired, "metadata.resourceVersion"));
       if (desiredVersion != 0 && desiredVersion != current.resourceVersion()) {
@@ -385,6 +386,7 @@ public final class ObjectService {
         next =
             patching.trackUpdate(t, old, next, opts.manager(), trackedSubresource, clock.instant());
       }
+      assert recentTrees.intact(current, old) : "the update changed the tree it read";
       if (unchanged || opts.dryRun()) {
         return CompletableFuture.completedFuture(
             opts.dryRun() ? toStored(t, next, current.resourceVersion()) : current);
@@ -445,7 +447,7 @@ public final class ObjectService {
       StoredObject current = get(t, ns, name);
       NamespaceLifecycle.checkDelete(t, name);
       checkPreconditions(t, name, current, o);
-      ObjectNode obj = Json.parseObject(current.json());
+      ObjectNode obj = recentTrees.tree(current);
       admit(Admission.Operation.DELETE, t, "", null, obj, o.user());
       ObjectNode next = Strategies.beginDelete(t, obj, o, clock.instant());
       if (next == null) {

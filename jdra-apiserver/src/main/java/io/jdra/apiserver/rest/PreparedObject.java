@@ -28,6 +28,7 @@ final class PreparedObject implements LongFunction<StoredObject> {
   private final Map<String, String> labels;
   private final Map<String, String> fields;
   private final byte[] json;
+  private final boolean asParsed;
   private final int markerAt;
   private final ObjectNode tree;
   private final RecentTrees recent;
@@ -39,6 +40,7 @@ final class PreparedObject implements LongFunction<StoredObject> {
       Map<String, String> labels,
       Map<String, String> fields,
       byte[] json,
+      boolean asParsed,
       int markerAt,
       ObjectNode tree,
       RecentTrees recent) {
@@ -48,6 +50,7 @@ final class PreparedObject implements LongFunction<StoredObject> {
     this.labels = labels;
     this.fields = fields;
     this.json = json;
+    this.asParsed = asParsed;
     this.markerAt = markerAt;
     this.tree = tree;
     this.recent = recent;
@@ -67,14 +70,24 @@ final class PreparedObject implements LongFunction<StoredObject> {
       Map<String, String> fields,
       RecentTrees recent) {
     Json.child(obj, "metadata").put("resourceVersion", MARKER);
-    byte[] bytes = Json.bytes(obj);
+    Json.Written written = Json.written(obj);
+    byte[] bytes = written.bytes();
     int at = indexOf(bytes, NEEDLE);
     if (at < 0) {
       // The marker is plain ASCII: the serializer writes it as given, so this is a bug.
       throw new IllegalStateException("resourceVersion marker not found in serialized object");
     }
     return new PreparedObject(
-        namespace, name, uid, labels, fields, bytes, at + VALUE_OFFSET, obj, recent);
+        namespace,
+        name,
+        uid,
+        labels,
+        fields,
+        bytes,
+        written.asParsed(),
+        at + VALUE_OFFSET,
+        obj,
+        recent);
   }
 
   /** The stored form at {@code rv}. */
@@ -82,7 +95,7 @@ final class PreparedObject implements LongFunction<StoredObject> {
   public StoredObject apply(long rv) {
     StoredObject stored = new StoredObject(namespace, name, uid, rv, bytesAt(rv), labels, fields);
     if (recent != null) {
-      recent.remember(stored, tree, MARKER);
+      recent.remember(stored, tree, MARKER, asParsed);
     }
     return stored;
   }

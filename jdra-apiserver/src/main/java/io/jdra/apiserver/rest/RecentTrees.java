@@ -2,6 +2,7 @@ package io.jdra.apiserver.rest;
 
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.storage.StoredObject;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,13 +21,17 @@ import tools.jackson.databind.node.StringNode;
 /**
  * The trees the most recent stored versions were serialized from, so that a write following another
  * one to the same object (a pod's status apply and binding, a claim's finalizer and status updates)
- * copies the tree instead of parsing the bytes the last write just serialized.
+ * reads or copies the tree instead of parsing the bytes the last write just serialized.
  *
- * <p>A copy is handed out only when parsing the bytes would give the same tree: node classes
- * included: objects, lists, strings, booleans and nulls are copied, integers become the class the
- * parser picks for their value; a tree with a fraction is parsed as before. A remembered tree is
- * never changed: writes give up their tree when they store it ({@link ObjectService#prepare}).
- * Bounded: the oldest of {@code capacity} versions is dropped. Thread-safe.
+ * <p>A tree is handed out only as parsing the bytes would give it, node classes included. A tree
+ * whose serialization parses back to the same classes (nearly all: {@link Json#written}) is kept
+ * with its resourceVersion in place and {@linkplain #read shared} with the writes that only read
+ * it, or {@linkplain #tree copied}; any other tree is copied with its integers turned into the
+ * class the parser picks for their value, and one with a fraction is parsed as before. A remembered
+ * tree is never changed: writes give up their tree when they store it ({@link
+ * ObjectService#prepare}), and those that read a shared one change only copies (with assertions on,
+ * each update checks that the tree it read still serializes to the stored bytes). Bounded: the
+ * oldest of {@code capacity} versions is dropped. Thread-safe.
  */
 final class RecentTrees {
   private final Map<byte[], Remembered> byJson = new ConcurrentHashMap<>(); // identity keys
@@ -34,18 +39,32 @@ final class RecentTrees {
   private final AtomicLong next = new AtomicLong();
 
   /**
-   * A tree whose metadata.resourceVersion holds {@code marker} where the bytes hold the version.
+   * A tree whose metadata.resourceVersion holds {@code marker} where the bytes hold the version;
+   * or, {@code shared}, the tree exactly as parsing the bytes gives it (marker null).
    */
-  private record Remembered(ObjectNode tree, String marker) {}
+  private record Remembered(ObjectNode tree, String marker, boolean shared) {}
 
   RecentTrees(int capacity) {
     this.order = new AtomicReferenceArray<>(capacity);
   }
 
-  /** Remembers the tree {@code stored} was serialized from. */
-  void remember(StoredObject stored, ObjectNode tree, String marker) {
+  /**
+   * Remembers the tree {@code stored} was serialized from, with {@code marker} where the bytes have
+   * the resourceVersion.
+   *
+   * @param asParsed whether parsing the serialization gives the tree's node classes back: the tree
+   *     then takes the stored resourceVersion and is shared with readers
+   */
+  void remember(StoredObject stored, ObjectNode tree, String marker, boolean asParsed) {
     byte[] key = stored.json();
-    byJson.put(key, new Remembered(tree, marker));
+    Remembered r;
+    if (asParsed && tree.get("metadata") instanceof ObjectNode meta) {
+      meta.put("resourceVersion", Long.toString(stored.resourceVersion()));
+      r = new Remembered(tree, null, true);
+    } else {
+      r = new Remembered(tree, marker, false);
+    }
+    byJson.put(key, r);
     int slot = (int) (next.getAndIncrement() % order.length());
     byte[] dropped = order.getAndSet(slot, key);
     if (dropped != null) {
@@ -53,9 +72,29 @@ final class RecentTrees {
     }
   }
 
+  /**
+   * The object as {@code Json.parseObject(stored.json())} gives it, for reading only: the
+   * remembered tree itself when it is shared, which nobody may change (nor any part of it), else a
+   * tree of its own.
+   */
+  ObjectNode read(StoredObject stored) {
+    Remembered r = byJson.get(stored.json());
+    if (r != null && r.shared) {
+      assert intact(stored, r.tree) : "a shared tree was changed: " + stored;
+      return r.tree;
+    }
+    return tree(stored, r);
+  }
+
   /** The object as {@code Json.parseObject(stored.json())} gives it: a tree of its own. */
   ObjectNode tree(StoredObject stored) {
-    Remembered r = byJson.get(stored.json());
+    return tree(stored, byJson.get(stored.json()));
+  }
+
+  private static ObjectNode tree(StoredObject stored, Remembered r) {
+    if (r != null && r.shared) {
+      return r.tree.deepCopy(); // its classes are the parser's: a copy keeps them
+    }
     if (r != null) {
       ObjectNode copy = (ObjectNode) copyIfParsedAlike(r.tree);
       if (copy != null && copy.get("metadata") instanceof ObjectNode meta) {
@@ -66,6 +105,18 @@ final class RecentTrees {
       }
     }
     return Json.parseObject(stored.json());
+  }
+
+  /**
+   * Whether {@code tree}, when it is the shared tree of {@code stored}, still serializes to the
+   * stored bytes (a tree of one's own always passes): for assertions.
+   */
+  boolean intact(StoredObject stored, ObjectNode tree) {
+    Remembered r = byJson.get(stored.json());
+    return r == null
+        || r.tree != tree
+        || !r.shared
+        || Arrays.equals(Json.bytes(tree), stored.json());
   }
 
   /**

@@ -39,7 +39,8 @@ final class Strategies {
   }
 
   /**
-   * Applies the update rules to {@code desired} (a fresh tree) given the current object.
+   * Applies the update rules to {@code desired} (a fresh tree) given the current object, which is
+   * only read: the tree returned shares no changeable part with it.
    *
    * @param sub {@code ""}, {@code status} or {@code finalize}
    */
@@ -79,7 +80,7 @@ final class Strategies {
       if (s == null) {
         next.remove("status");
       } else {
-        next.set("status", s);
+        next.set("status", s.deepCopy()); // old is read only: shared with other writes
       }
     }
     t.rules().prepareForUpdate(next, old);

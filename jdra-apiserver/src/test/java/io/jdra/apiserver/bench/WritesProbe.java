@@ -2,15 +2,22 @@ package io.jdra.apiserver.bench;
 
 import io.jdra.apiserver.ApiServerOptions;
 import io.jdra.apiserver.EmbeddedApiServer;
+import io.jdra.apiserver.http.InProcessCall;
+import io.jdra.apiserver.http.InProcessRequest;
+import io.jdra.apiserver.http.InProcessResponse;
+import io.jdra.apiserver.http.InProcessTransport;
+import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,8 +40,15 @@ final class WritesProbe {
   private final URI base;
   private final HttpClient http;
 
-  private WritesProbe(URI base, ExecutorService clientThreads) {
+  /** The server's in-process transport when the probe asks in memory (as the bench does). */
+  private final InProcessTransport inProcess;
+
+  private final ExecutorService clientThreads;
+
+  private WritesProbe(URI base, InProcessTransport inProcess, ExecutorService clientThreads) {
     this.base = base;
+    this.inProcess = inProcess;
+    this.clientThreads = clientThreads;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -44,7 +58,9 @@ final class WritesProbe {
 
   /**
    * Runs {@code args[0]} rounds (default 5) of {@code args[1]} objects (default 2,000) and prints
-   * each round's server CPU and allocation per object.
+   * each round's server CPU and allocation per object. With {@code args[2]} {@code in-process} the
+   * requests reach the server through its in-process transport, as {@code jdra bench scheduler}'s
+   * clients do (no socket, HTTP codec or TLS), else over HTTP.
    *
    * @param unit what one object is ("pod", "claim")
    * @param writes how many writes one object takes, for the output
@@ -60,13 +76,14 @@ final class WritesProbe {
       throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+    boolean inMemory = args.length > 2 && args[2].equals("in-process");
     AtomicInteger n = new AtomicInteger();
     ExecutorService clientThreads =
         Executors.newFixedThreadPool(2, r -> new Thread(r, "probe-client-" + n.incrementAndGet()));
     try {
       for (int round = 0; round < rounds; round++) {
         try (EmbeddedApiServer s = EmbeddedApiServer.start(ApiServerOptions.inMemory())) {
-          WritesProbe p = new WritesProbe(s.url(), clientThreads);
+          WritesProbe p = new WritesProbe(s.url(), inMemory ? s.inProcess() : null, clientThreads);
           List<Thread> watchers = p.watch(watches);
           long cpu0 = serverCpu();
           long allocated0 = serverAllocated();
@@ -75,7 +92,7 @@ final class WritesProbe {
           long allocated = serverAllocated() - allocated0;
           System.out.printf(
               "round %d: %.1f us server CPU per %s, %.1f KB allocated per %s (%d %ss, %s writes"
-                  + " each)%n",
+                  + " each, %s)%n",
               round,
               cpu / 1e3 / count,
               unit,
@@ -83,7 +100,8 @@ final class WritesProbe {
               unit,
               count,
               unit,
-              writes);
+              writes,
+              inMemory ? "in process" : "HTTP");
           watchers.forEach(Thread::interrupt);
         }
       }
@@ -143,6 +161,13 @@ final class WritesProbe {
   /** Opens watches on {@code paths} and drains them on probe threads, as informers read them. */
   List<Thread> watch(String... paths) throws Exception {
     List<Thread> threads = new ArrayList<>();
+    if (inProcess != null) {
+      for (String path : paths) {
+        inProcess.send(
+            new InProcessRequest("GET", path, "watch=true", Map.of(), null), new Drain());
+      }
+      return threads;
+    }
     for (String path : paths) {
       HttpResponse<java.io.InputStream> r =
           http.send(
@@ -181,6 +206,9 @@ final class WritesProbe {
   }
 
   CompletableFuture<ObjectNode> send(String method, String path, String contentType, String body) {
+    if (inProcess != null) {
+      return sendInProcess(method, path, contentType, body);
+    }
     HttpRequest r =
         HttpRequest.newBuilder(base.resolve(path))
             .method(method, HttpRequest.BodyPublishers.ofString(body))
@@ -200,6 +228,91 @@ final class WritesProbe {
           }
           return (ObjectNode) JSON.readTree(resp.body());
         });
+  }
+
+  private CompletableFuture<ObjectNode> sendInProcess(
+      String method, String path, String contentType, String body) {
+    int q = path.indexOf('?');
+    InProcessRequest r =
+        new InProcessRequest(
+            method,
+            q < 0 ? path : path.substring(0, q),
+            q < 0 ? null : path.substring(q + 1),
+            Map.of("Content-Type", List.of(contentType)),
+            body.getBytes(StandardCharsets.UTF_8));
+    Collect c = new Collect();
+    inProcess.send(r, c);
+    // The answer is parsed on a probe thread, not on the server's loop that delivered it.
+    return c.done.thenApplyAsync(
+        bytes -> {
+          if (c.status >= 300) {
+            throw new IllegalStateException(
+                method
+                    + " "
+                    + path
+                    + ": "
+                    + c.status
+                    + " "
+                    + new String(bytes, StandardCharsets.UTF_8));
+          }
+          return (ObjectNode) JSON.readTree(bytes);
+        },
+        clientThreads);
+  }
+
+  /** Collects an in-process answer's body. */
+  private static final class Collect implements InProcessResponse {
+    final CompletableFuture<byte[]> done = new CompletableFuture<>();
+    final ByteArrayOutputStream body = new ByteArrayOutputStream();
+    InProcessCall call;
+    int status;
+
+    @Override
+    public void head(int status, Map<String, List<String>> headers, InProcessCall call) {
+      this.status = status;
+      this.call = call;
+      call.request();
+    }
+
+    @Override
+    public void chunks(List<ByteBuffer> data) {
+      for (ByteBuffer b : data) {
+        body.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+      }
+      call.request();
+    }
+
+    @Override
+    public void end() {
+      done.complete(body.toByteArray());
+    }
+
+    @Override
+    public void failed(Throwable cause) {
+      done.completeExceptionally(cause);
+    }
+  }
+
+  /** Reads an in-process watch and drops what it reads, as an informer reads it. */
+  private static final class Drain implements InProcessResponse {
+    private InProcessCall call;
+
+    @Override
+    public void head(int status, Map<String, List<String>> headers, InProcessCall call) {
+      this.call = call;
+      call.request();
+    }
+
+    @Override
+    public void chunks(List<ByteBuffer> data) {
+      call.request();
+    }
+
+    @Override
+    public void end() {}
+
+    @Override
+    public void failed(Throwable cause) {}
   }
 
   static String claim(String name, String pod, String podUid) {

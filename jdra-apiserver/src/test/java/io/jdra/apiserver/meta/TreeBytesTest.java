@@ -15,7 +15,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@link Json#bytes} (with {@link TreeBytes}) writes exactly what the mapper's generator writes.
+ * {@link Json#bytes} (with {@link TreeBytes}) writes exactly what the mapper's generator writes;
+ * {@link Json#written} says a tree parses back to itself only when it does, node classes included.
  */
 class TreeBytesTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -25,6 +26,49 @@ class TreeBytesTest {
         .isEqualTo(
             new String(
                 Json.MAPPER.writeValueAsBytes(tree), java.nio.charset.StandardCharsets.UTF_8));
+    Json.Written w = Json.written(tree);
+    assertThat(w.bytes()).isEqualTo(Json.bytes(tree));
+    if (w.asParsed()) {
+      identical(Json.MAPPER.readTree(w.bytes()), tree, "");
+    }
+  }
+
+  /** Same node classes, same keys in the same order, equal values. */
+  static void identical(JsonNode a, JsonNode b, String at) {
+    assertThat(a.getClass()).as(at).isEqualTo(b.getClass());
+    assertThat(a).as(at).isEqualTo(b);
+    if (a.isObject()) {
+      assertThat(a.propertyNames()).as(at).containsExactlyElementsOf(b.propertyNames());
+      for (String k : a.propertyNames()) {
+        identical(a.get(k), b.get(k), at + "/" + k);
+      }
+    } else if (a.isArray()) {
+      for (int i = 0; i < a.size(); i++) {
+        identical(a.get(i), b.get(i), at + "/" + i);
+      }
+    }
+  }
+
+  @Test
+  void parsedTreesAreAsParsedAndIntegersOfAnotherClassAreNot() {
+    for (ObjectNode o : ExampleManifests.all()) {
+      JsonNode stored = Json.MAPPER.readTree(Json.MAPPER.writeValueAsBytes(o));
+      if (TreeBytes.write(stored) != null) {
+        assertThat(Json.written(stored).asParsed()).as(stored.toString()).isTrue();
+      }
+    }
+    assertThat(Json.written(NODES.numberNode(5L)).asParsed()).isFalse();
+    assertThat(Json.written(NODES.numberNode(1L << 40)).asParsed()).isTrue();
+    assertThat(Json.written(NODES.numberNode(Integer.MIN_VALUE - 1L)).asParsed()).isTrue();
+    assertThat(Json.written(NODES.numberNode(BigInteger.TEN)).asParsed()).isFalse();
+    assertThat(Json.written(NODES.numberNode(BigInteger.ONE.shiftLeft(63))).asParsed()).isTrue();
+    assertThat(Json.written(NODES.numberNode(BigInteger.ONE.shiftLeft(63).negate())).asParsed())
+        .isFalse();
+    assertThat(Json.written(NODES.numberNode((short) 3)).asParsed()).isFalse();
+    assertThat(Json.written(NODES.numberNode(new BigDecimal("1.5"))).asParsed()).isFalse();
+    ObjectNode o = NODES.objectNode();
+    o.put("a", 1).put("b", "x").putArray("c").add(NODES.numberNode(7L));
+    assertThat(Json.written(o).asParsed()).isFalse();
   }
 
   @Test

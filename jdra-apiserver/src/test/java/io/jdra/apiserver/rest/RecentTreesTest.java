@@ -19,8 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A remembered tree is handed out exactly as parsing the stored bytes gives it (node classes, key
- * order, values), or the bytes are parsed; it is a tree of its own each time, and the oldest are
- * dropped.
+ * order, values), or the bytes are parsed; it is a tree of its own each time, or to read only the
+ * remembered tree itself when that one parses back alike; the oldest are dropped.
  */
 class RecentTreesTest {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -53,6 +53,41 @@ class RecentTreesTest {
       first.put("changed", true); // a tree of its own: the next one is unchanged
       identical(recent.tree(stored), parsed, "");
       assertThat(Json.bytes(recent.tree(stored))).isEqualTo(stored.json());
+    }
+  }
+
+  @Test
+  void treesThatParseBackAlikeAreSharedWithReadersAndCopiedForWriters() {
+    ObjectNode t =
+        parse("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"data\":{\"n\":1}}");
+    RecentTrees recent = new RecentTrees(4);
+    StoredObject stored = store(t, recent, 7);
+    ObjectNode read = recent.read(stored);
+    assertThat(read).isSameAs(t);
+    identical(read, Json.parseObject(stored.json()), "");
+    assertThat(read.at("/metadata/resourceVersion").asString()).isEqualTo("7");
+    assertThat(recent.read(stored)).isSameAs(read);
+    ObjectNode own = recent.tree(stored);
+    assertThat(own).isNotSameAs(read);
+    identical(own, Json.parseObject(stored.json()), "");
+    own.put("changed", true);
+    assertThat(recent.intact(stored, read)).isTrue();
+    assertThat(recent.intact(stored, own)).isTrue(); // a tree of one's own is not checked
+    read.put("changed", true);
+    assertThat(recent.intact(stored, read)).isFalse();
+  }
+
+  @Test
+  void treesWithIntegersOfAnotherClassAreReadAsCopies() {
+    RecentTrees recent = new RecentTrees(4);
+    for (JsonNode odd :
+        List.of(F.numberNode(5L), F.numberNode(BigInteger.TEN), F.numberNode(1.5))) {
+      ObjectNode t = parse("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"}}");
+      t.putObject("data").set("n", odd);
+      StoredObject stored = store(t, recent, 9);
+      ObjectNode read = recent.read(stored);
+      assertThat(read).isNotSameAs(t);
+      identical(read, Json.parseObject(stored.json()), "");
     }
   }
 
