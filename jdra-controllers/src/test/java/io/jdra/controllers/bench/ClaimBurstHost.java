@@ -69,7 +69,9 @@ public final class ClaimBurstHost {
     if (List.of(args).contains("--generate")) {
       try (KubernetesClient generator =
           InProcessClients.create(
-              server, Config.fromKubeconfig(Files.readString(kubeconfig)), null)) {
+              server,
+              Config.fromKubeconfig(Files.readString(kubeconfig)),
+              Clients.sharedSerialization())) {
         ClaimBurst.bench(generator, args, ClaimBurst.Part.oneProcess());
       } finally {
         cm.stop();
