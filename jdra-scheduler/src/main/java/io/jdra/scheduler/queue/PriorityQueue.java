@@ -14,12 +14,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -43,7 +41,16 @@ public final class PriorityQueue implements SchedulingQueue {
   private final Framework framework;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
-  private final Map<String, List<QueueingHint.EventWithHint>> hints;
+  private final Map<String, QueueingHint.EventWithHint[]> hints;
+
+  /**
+   * Per event resource, the actions some plugin registered for (upstream {@code
+   * isEventOfInterest}); an event no plugin registered for moves no pod and is not recorded for
+   * in-flight pods.
+   */
+  private final int[] interestingActions = new int[ClusterEvent.EventResource.values().length];
+
+  private boolean wildcardRegistered;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
@@ -73,7 +80,20 @@ public final class PriorityQueue implements SchedulingQueue {
     this.framework = framework;
     this.initialBackoff = initialBackoff;
     this.maxBackoff = maxBackoff;
-    this.hints = framework.eventsToRegister();
+    this.hints = new HashMap<>();
+    framework
+        .eventsToRegister()
+        .forEach((plugin, list) -> {
+          hints.put(plugin, list.toArray(QueueingHint.EventWithHint[]::new));
+          for (QueueingHint.EventWithHint h : list) {
+            ClusterEvent e = h.event();
+            if (e.resource() == ClusterEvent.EventResource.WILDCARD) {
+              wildcardRegistered = true;
+            } else {
+              interestingActions[e.resource().ordinal()] |= e.actions();
+            }
+          }
+        });
     Comparator<QueuedPodInfo> less =
         (a, b) -> framework.queueSort().less(a, b) ? -1 : framework.queueSort().less(b, a) ? 1 : 0;
     this.activeQ = new java.util.PriorityQueue<>(less);
@@ -291,15 +311,28 @@ public final class PriorityQueue implements SchedulingQueue {
   public void moveAllToActiveOrBackoffQueue(ClusterEvent event, Object oldObj, Object newObj) {
     lock.lock();
     try {
+      if (!isEventOfInterest(event)) {
+        return;
+      }
       record(event, oldObj, newObj);
       if (unschedulable.isEmpty()) {
         return;
       }
-      List<QueuedPodInfo> move = new ArrayList<>();
+      List<QueuedPodInfo> move = null;
       for (QueuedPodInfo p : unschedulable.values()) {
+        if (p.gatingPlugin() != null && !registered(p.gatingPlugin(), event)) {
+          // Upstream: an event the gating plugin did not register for never moves the pod.
+          continue;
+        }
         if (isPodWorthRequeuing(p, event, oldObj, newObj)) {
+          if (move == null) {
+            move = new ArrayList<>();
+          }
           move.add(p);
         }
+      }
+      if (move == null) {
+        return;
       }
       for (QueuedPodInfo p : move) {
         unschedulable.remove(p.uid());
@@ -331,38 +364,71 @@ public final class PriorityQueue implements SchedulingQueue {
     moveToActiveQ(p);
   }
 
-  /** Whether any plugin that rejected the pod says this event may help (upstream logic). */
+  /** Upstream {@code isEventOfInterest}: a wildcard event, or one some plugin registered for. */
+  private boolean isEventOfInterest(ClusterEvent ev) {
+    if (ev.resource() == ClusterEvent.EventResource.WILDCARD || wildcardRegistered) {
+      return true;
+    }
+    return (interestingActions[ev.resource().ordinal()] & ev.actions()) != 0;
+  }
+
+  /** Whether the plugin registered an event that covers this one. */
+  private boolean registered(String plugin, ClusterEvent ev) {
+    for (QueueingHint.EventWithHint h : hints.getOrDefault(plugin, NO_HINTS)) {
+      if (h.event().matches(ev)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final QueueingHint.EventWithHint[] NO_HINTS = {};
+
+  /**
+   * Whether any plugin that rejected the pod says this event may help (upstream logic). Runs for
+   * every unschedulable pod on every event of interest, so it walks the rejectors in place rather
+   * than collecting them into a new set.
+   */
   private boolean isPodWorthRequeuing(QueuedPodInfo p, ClusterEvent ev, Object o, Object n) {
-    Set<String> rejectors = new HashSet<>();
+    if (ev == ClusterEvent.UNSCHEDULABLE_TIMEOUT || ev == ClusterEvent.FORCE_ACTIVATE) {
+      return true;
+    }
     if (p.gatingPlugin() != null) {
-      rejectors.add(p.gatingPlugin());
-    } else {
-      rejectors.addAll(p.unschedulablePlugins());
-      rejectors.addAll(p.pendingPlugins());
+      return pluginSaysQueue(p, p.gatingPlugin(), ev, o, n);
     }
-    if (rejectors.isEmpty() || ev == ClusterEvent.UNSCHEDULABLE_TIMEOUT) {
+    if (p.unschedulablePlugins().isEmpty() && p.pendingPlugins().isEmpty()) {
       return true;
     }
-    if (ev == ClusterEvent.FORCE_ACTIVATE) {
-      return true;
+    for (String plugin : p.unschedulablePlugins()) {
+      if (pluginSaysQueue(p, plugin, ev, o, n)) {
+        return true;
+      }
     }
-    for (String plugin : rejectors) {
-      for (QueueingHint.EventWithHint h : hints.getOrDefault(plugin, List.of())) {
-        if (!h.event().matches(ev)) {
-          continue;
-        }
-        if (h.hint() == null) {
+    for (String plugin : p.pendingPlugins()) {
+      if (!p.unschedulablePlugins().contains(plugin) && pluginSaysQueue(p, plugin, ev, o, n)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean pluginSaysQueue(
+      QueuedPodInfo p, String plugin, ClusterEvent ev, Object o, Object n) {
+    for (QueueingHint.EventWithHint h : hints.getOrDefault(plugin, NO_HINTS)) {
+      if (!h.event().matches(ev)) {
+        continue;
+      }
+      if (h.hint() == null) {
+        return true;
+      }
+      try {
+        if (h.hint().hint(p.podInfo().pod(), o, n) == QueueingHint.QUEUE) {
           return true;
         }
-        try {
-          if (h.hint().hint(p.podInfo().pod(), o, n) == QueueingHint.QUEUE) {
-            return true;
-          }
-        } catch (Exception e) {
-          ctx.logger()
-              .error(e, "QueueingHint failed, queueing the pod", "pod", p.key(), "plugin", plugin);
-          return true;
-        }
+      } catch (Exception e) {
+        ctx.logger()
+            .error(e, "QueueingHint failed, queueing the pod", "pod", p.key(), "plugin", plugin);
+        return true;
       }
     }
     return false;

@@ -878,17 +878,16 @@ public final class DynamicResources
   QueueingHint isSchedulableAfterClaimChange(Pod pod, Object oldObj, Object newObj) {
     ResourceClaim oldC = (ResourceClaim) oldObj;
     ResourceClaim newC = (ResourceClaim) newObj;
-    ResourceClaim any = newC != null ? newC : oldC;
-    boolean podsClaim =
-        any.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())
-            && PodClaims.names(pod).contains(any.getMetadata().getName());
     if (newC == null) {
       return oldC != null && isAllocated(oldC) ? QueueingHint.QUEUE : QueueingHint.SKIP;
     }
     if (oldC != null && isAllocated(oldC) && !isAllocated(newC)) {
       return QueueingHint.QUEUE;
     }
-    if (!podsClaim) {
+    // Asked for every waiting pod on every claim change: the pod's claim names only when the
+    // namespace matches, and without collecting them.
+    if (!newC.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())
+        || !PodClaims.uses(pod, newC.getMetadata().getName())) {
       return QueueingHint.SKIP;
     }
     if (oldC == null) {

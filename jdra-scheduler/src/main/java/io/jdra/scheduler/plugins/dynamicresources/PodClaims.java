@@ -2,6 +2,7 @@ package io.jdra.scheduler.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.jdra.api.resourceclaim.PodClaimName;
 import io.jdra.api.resourceclaim.ResourceClaims;
@@ -71,18 +72,37 @@ final class PodClaims {
     return new Resolved(out);
   }
 
-  /** The claim names the pod refers to (for queueing hints), without lookups. */
-  static List<String> names(Pod pod) {
+  /** Whether the pod refers to a claim of this name (for queueing hints), without lookups. */
+  static boolean uses(Pod pod, String claimName) {
     List<PodResourceClaim> list = pod.getSpec().getResourceClaims();
     if (list == null) {
-      return List.of();
+      return false;
     }
-    List<String> out = new ArrayList<>(list.size());
     for (PodResourceClaim pc : list) {
-      if (ResourceClaims.name(pod, pc) instanceof PodClaimName.Named n) {
-        out.add(n.name());
+      if (pc.getResourceClaimName() != null) {
+        if (pc.getResourceClaimName().equals(claimName)) {
+          return true;
+        }
+      } else if (pc.getResourceClaimTemplateName() != null && generated(pod, pc, claimName)) {
+        return true;
       }
     }
-    return out;
+    return false;
+  }
+
+  /**
+   * As {@link ResourceClaims#name}'s Named answer for a template entry, without building the
+   * message of a claim not generated yet (most pods waiting for a claim have none).
+   */
+  private static boolean generated(Pod pod, PodResourceClaim pc, String claimName) {
+    if (pod.getStatus() == null || pod.getStatus().getResourceClaimStatuses() == null) {
+      return false;
+    }
+    for (PodResourceClaimStatus st : pod.getStatus().getResourceClaimStatuses()) {
+      if (java.util.Objects.equals(st.getName(), pc.getName())) {
+        return claimName.equals(st.getResourceClaimName());
+      }
+    }
+    return false;
   }
 }
