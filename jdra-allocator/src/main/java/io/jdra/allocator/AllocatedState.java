@@ -103,10 +103,54 @@ public final class AllocatedState {
 
   private final Map<PoolKey, Map<String, Use>> overlay;
 
+  /**
+   * A bit per overlay key hash ({@link #OVERLAY_BITS} bits): a pool whose bit is clear is not in
+   * the overlay, so most lookups skip probing it; null when the overlay is empty.
+   */
+  private final long[] overlayBits;
+
+  private static final int OVERLAY_BITS = 512;
+
   /** Neither map nor any of their values is changed after this; the overlay wins. */
   AllocatedState(Map<PoolKey, Map<String, Use>> base, Map<PoolKey, Map<String, Use>> overlay) {
     this.base = base;
     this.overlay = overlay;
+    if (overlay.isEmpty()) {
+      this.overlayBits = null;
+    } else {
+      long[] bits = new long[OVERLAY_BITS / 64];
+      for (PoolKey k : overlay.keySet()) {
+        int b = bit(k);
+        bits[b >>> 6] |= 1L << b;
+      }
+      this.overlayBits = bits;
+    }
+  }
+
+  private static int bit(PoolKey k) {
+    int h = k.hash;
+    return (h ^ (h >>> 9) ^ (h >>> 18)) & (OVERLAY_BITS - 1);
+  }
+
+  /**
+   * A pool key that remembers what it was last found as in a snapshot's base map. Snapshots share
+   * their base until enough pools changed, so an allocator that asks for the same pools on every
+   * scheduling cycle (one view per node, each with its lookup) finds an unchanged pool without
+   * hashing into the base, which is the size of the cluster and cold in the caches. Thread-safe.
+   */
+  public static final class PoolLookup {
+    private final PoolKey key;
+    private volatile Hit last;
+
+    private record Hit(Map<PoolKey, Map<String, Use>> base, Map<String, Use> uses) {}
+
+    public PoolLookup(PoolKey key) {
+      this.key = key;
+    }
+
+    public PoolKey key() {
+      return key;
+    }
   }
 
   /** Nothing allocated. */
@@ -158,6 +202,30 @@ public final class AllocatedState {
     }
     Map<String, Use> m = base.isEmpty() ? null : base.get(key);
     return m == null ? Map.of() : m;
+  }
+
+  /** As {@link #pool(PoolKey)}, remembering the base map's answer in the lookup. */
+  public Map<String, Use> pool(PoolLookup lookup) {
+    PoolKey key = lookup.key;
+    if (overlayBits != null) {
+      int b = bit(key);
+      if ((overlayBits[b >>> 6] & (1L << b)) != 0) {
+        Map<String, Use> m = overlay.get(key);
+        if (m != null) {
+          return m;
+        }
+      }
+    }
+    PoolLookup.Hit h = lookup.last;
+    if (h != null && h.base() == base) {
+      return h.uses();
+    }
+    Map<String, Use> m = base.isEmpty() ? null : base.get(key);
+    if (m == null) {
+      m = Map.of();
+    }
+    lookup.last = new PoolLookup.Hit(base, m);
+    return m;
   }
 
   /** How the device is used, or null when it is free (one lookup for all the questions). */

@@ -242,7 +242,7 @@ public final class Allocation {
       PoolInfo pool = pools[k];
       int from = starts[k];
       int to = starts[k + 1];
-      Dev[] devs = pool.devices(state.pool(pool.key), facts, from, to, partitionable);
+      Dev[] devs = pool.devices(state.pool(pool.lookup), facts, from, to, partitionable);
       System.arraycopy(devs, 0, out, from, to - from);
     }
     return out;

@@ -18,6 +18,9 @@ final class PoolInfo {
   /** The key of the pool's devices in use ({@link AllocatedState#pool(AllocatedState.PoolKey)}). */
   final AllocatedState.PoolKey key;
 
+  /** The key with its last lookup remembered (this view asks once per allocation). */
+  final AllocatedState.PoolLookup lookup;
+
   final boolean incomplete;
   final String invalidReason;
   final List<ResourceSlice> slicesTargetingNode;
@@ -52,6 +55,7 @@ final class PoolInfo {
     this.driver = driver;
     this.name = name;
     this.key = AllocatedState.PoolKey.of(driver, name);
+    this.lookup = new AllocatedState.PoolLookup(key);
     this.incomplete = incomplete;
     this.invalidReason = invalidReason;
     this.slicesTargetingNode = slicesTargetingNode;

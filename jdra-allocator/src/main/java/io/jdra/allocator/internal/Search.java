@@ -346,12 +346,18 @@ final class Search {
   }
 
   Capacity.Fit capacityFit(RequestData rd, Dev dev) {
-    Map<String, BigDecimal> allocating = allocatingCapacity.get(dev.index);
-    if (dev.consumed == null && allocating == null && rd.noCapacityRequests()) {
+    // A device has capacity being allocated exactly while it has pending shares: asking the
+    // array spares boxing its index for a map lookup on every candidate.
+    boolean allocating = pendingShares != null && pendingShares[dev.index] > 0;
+    if (dev.consumed == null && !allocating && rd.noCapacityRequests()) {
       // The common case depends on the device alone: worked out once per device.
       return dev.facts.fitsWhenUnused();
     }
-    return Capacity.fits(dev.consumed, rd.capacity, dev.device.getCapacity(), allocating);
+    return Capacity.fits(
+        dev.consumed,
+        rd.capacity,
+        dev.device.getCapacity(),
+        allocating ? allocatingCapacity.get(dev.index) : null);
   }
 
   boolean consumesCounters(Dev dev) {
@@ -513,6 +519,6 @@ final class Search {
 
   /** Counters left by the devices allocated before this allocation (for explanations). */
   Map<String, Map<String, BigDecimal>> computeAvailable(PoolInfo pool) {
-    return pool.availableCounters(state.pool(pool.key));
+    return pool.availableCounters(state.pool(pool.lookup));
   }
 }

@@ -1,6 +1,7 @@
 package io.jdra.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Taint;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +26,12 @@ public final class NodeInfo {
    */
   private final boolean unschedulable;
 
+  /**
+   * {@code spec.taints} (empty when none), read once per Node object for the same reason: every
+   * Filter of every pod asks, and most nodes have none.
+   */
+  private final List<Taint> taints;
+
   private NodeInfo(
       Node node,
       String name,
@@ -44,6 +51,13 @@ public final class NodeInfo {
         node != null
             && node.getSpec() != null
             && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+    this.taints =
+        node == null
+                || node.getSpec() == null
+                || node.getSpec().getTaints() == null
+                || node.getSpec().getTaints().isEmpty()
+            ? List.of()
+            : node.getSpec().getTaints();
   }
 
   /** A node without pods. */
@@ -121,6 +135,11 @@ public final class NodeInfo {
   /** Whether the Node is cordoned ({@code spec.unschedulable}); false without a Node. */
   public boolean unschedulable() {
     return unschedulable;
+  }
+
+  /** The Node's {@code spec.taints}; empty without a Node or taints. */
+  public List<Taint> taints() {
+    return taints;
   }
 
   public Resource allocatable() {

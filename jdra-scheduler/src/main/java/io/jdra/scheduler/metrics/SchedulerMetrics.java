@@ -1,11 +1,13 @@
 package io.jdra.scheduler.metrics;
 
 import io.jdra.scheduler.queue.SchedulingQueue;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +23,9 @@ public final class SchedulerMetrics {
   private final Histogram attemptDuration;
   private final Histogram sliDuration;
   private final Histogram pluginDuration;
+  private final ConcurrentHashMap<
+          String, ConcurrentHashMap<String, ConcurrentHashMap<String, DistributionDataPoint>>>
+      pluginPoints = new ConcurrentHashMap<>();
   private final Counter claimCreates;
   private final Histogram bindingConditionsDuration;
   private final Counter bindingConditionsAllocations;
@@ -105,8 +110,17 @@ public final class SchedulerMetrics {
         .observe(sinceFirstAttempt.toNanos() / 1e9);
   }
 
+  /**
+   * One plugin call. In a sampled cycle this runs for every Filter plugin on every node evaluated;
+   * the label children are kept in nested maps whose keys are the callers' constant strings (hash
+   * kept, equal by identity) instead of the metric's lookup by a list of the three labels.
+   */
   public void plugin(String plugin, String extensionPoint, String status, long nanos) {
-    pluginDuration.labelValues(plugin, extensionPoint, status).observe(nanos / 1e9);
+    pluginPoints
+        .computeIfAbsent(plugin, k -> new ConcurrentHashMap<>())
+        .computeIfAbsent(extensionPoint, k -> new ConcurrentHashMap<>())
+        .computeIfAbsent(status, k -> pluginDuration.labelValues(plugin, extensionPoint, status))
+        .observe(nanos / 1e9);
   }
 
   public void claimCreate(String status) {

@@ -245,7 +245,8 @@ public final class DynamicResources
             indexes(toAllocate),
             // Immutable, so that the allocator takes it as it is on every node instead of copying.
             List.copyOf(claimsToAllocate),
-            allocator);
+            allocator,
+            nodes.size());
     s.extendedIndex = extendedIndex;
     s.extendedRequests = extended;
     state.write(StateData.KEY, s);

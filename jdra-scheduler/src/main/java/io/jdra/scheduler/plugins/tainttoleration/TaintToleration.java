@@ -1,6 +1,5 @@
 package io.jdra.scheduler.plugins.tainttoleration;
 
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.jdra.runtime.Ctx;
@@ -29,12 +28,12 @@ public final class TaintToleration implements FilterPlugin, ScorePlugin, Enqueue
 
   @Override
   public Status filter(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
-    Node n = node.node();
-    if (n.getSpec() == null || n.getSpec().getTaints() == null) {
+    List<Taint> taints = node.taints();
+    if (taints.isEmpty()) {
       return null;
     }
     List<Toleration> tols = pod.pod().getSpec().getTolerations();
-    for (Taint t : n.getSpec().getTaints()) {
+    for (Taint t : taints) {
       if (!"NoSchedule".equals(t.getEffect()) && !"NoExecute".equals(t.getEffect())) {
         continue;
       }
@@ -48,8 +47,8 @@ public final class TaintToleration implements FilterPlugin, ScorePlugin, Enqueue
 
   @Override
   public long score(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
-    Node n = node.node();
-    if (n.getSpec() == null || n.getSpec().getTaints() == null) {
+    List<Taint> taints = node.taints();
+    if (taints.isEmpty()) {
       return 0;
     }
     List<Toleration> prefer = new java.util.ArrayList<>();
@@ -63,7 +62,7 @@ public final class TaintToleration implements FilterPlugin, ScorePlugin, Enqueue
       }
     }
     long count = 0;
-    for (Taint t : n.getSpec().getTaints()) {
+    for (Taint t : taints) {
       if ("PreferNoSchedule".equals(t.getEffect()) && !Tolerations.tolerates(prefer, t)) {
         count++;
       }
