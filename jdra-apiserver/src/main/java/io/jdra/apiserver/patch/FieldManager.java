@@ -360,6 +360,22 @@ final class FieldManager {
       String manager,
       Instant now,
       String subresource) {
+    return trackUpdate(apiVersion, kind, old, updated, manager, now, subresource, true);
+  }
+
+  /**
+   * As above; without {@code copy} the result shares {@code updated}'s subtrees but its metadata
+   * (which is new): for a caller that gives {@code updated} up.
+   */
+  static ObjectNode trackUpdate(
+      String apiVersion,
+      String kind,
+      ObjectNode old,
+      ObjectNode updated,
+      String manager,
+      Instant now,
+      String subresource,
+      boolean copy) {
     Context ctx =
         new Context(
             apiVersion, kind, Typed.root(Schema.forKind(apiVersion, kind)), sub(subresource));
@@ -367,7 +383,9 @@ final class FieldManager {
     Map<Id, Entry> managers = managersForUpdate(old, updated, ctx.subresource);
     ObjectNode result = withoutManagedFields(updated);
     Typed.Comparison cmp = compare(ctx, live, result);
-    result = result.deepCopy(); // shares nothing with the inputs
+    if (copy) {
+      result = result.deepCopy(); // shares nothing with the inputs
+    }
     if (!cmp.isSame()) {
       FieldSet changed = cmp.changed();
       for (Entry e : managers.values()) {

@@ -133,6 +133,32 @@ public final class Patcher {
         apiVersion, kind, oldOrNull, updated, manager == null ? "" : manager, now, subresource);
   }
 
+  /**
+   * As {@link #trackUpdate(String, String, ObjectNode, ObjectNode, String, Instant, String)} for a
+   * caller that gives {@code updated} up: the result shares its subtrees but the metadata (which is
+   * new) instead of copying them; {@code updated} itself is not changed.
+   */
+  public static ObjectNode trackUpdateSharing(
+      String apiVersion,
+      String kind,
+      ObjectNode oldOrNull,
+      ObjectNode updated,
+      String manager,
+      Instant now,
+      String subresource) {
+    Objects.requireNonNull(updated, "updated");
+    Objects.requireNonNull(now, "now");
+    return FieldManager.trackUpdate(
+        apiVersion,
+        kind,
+        oldOrNull,
+        updated,
+        manager == null ? "" : manager,
+        now,
+        subresource,
+        false);
+  }
+
   /** The Go type name upstream's decoding errors print, e.g. v1.Pod. */
   static String goKind(String apiVersion, String kind) {
     String v = apiVersion == null ? "" : apiVersion;

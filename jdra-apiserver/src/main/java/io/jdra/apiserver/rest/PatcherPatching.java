@@ -65,7 +65,8 @@ public final class PatcherPatching implements Patching {
       String manager,
       String subresource,
       Instant now) {
-    return Patcher.trackUpdate(
+    // The registry gives updated up: the stored tree may share its subtrees (no copy).
+    return Patcher.trackUpdateSharing(
         type.storageApiVersion(), type.kind(), oldOrNull, updated, manager, now, subresource);
   }
 

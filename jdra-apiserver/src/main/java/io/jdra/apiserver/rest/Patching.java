@@ -35,7 +35,8 @@ public interface Patching {
 
   /**
    * Records an ordinary write of {@code manager} in metadata.managedFields; returns the object to
-   * store. The default changes nothing.
+   * store, which may share {@code updated}'s subtrees (the caller gives it up). The default changes
+   * nothing.
    */
   default ObjectNode trackUpdate(
       ResourceType type,

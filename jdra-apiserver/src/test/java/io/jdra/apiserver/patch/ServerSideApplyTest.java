@@ -209,6 +209,13 @@ class ServerSideApplyTest {
     ObjectNode tracked = Patcher.trackUpdate("v1", "Pod", out, updated, "x", T2);
     assertThat(updated).isEqualTo(updatedBefore);
     assertThat(out).isEqualTo(outBefore);
+    // the registry's variant shares updated's subtrees instead of copying: same result, and
+    // neither input changed
+    ObjectNode sharing = Patcher.trackUpdateSharing("v1", "Pod", out, updated, "x", T2, "");
+    assertThat(sharing).isEqualTo(tracked);
+    assertThat(sharing.toString()).isEqualTo(tracked.toString());
+    assertThat(updated).isEqualTo(updatedBefore);
+    assertThat(out).isEqualTo(outBefore);
     ((ObjectNode) tracked.get("spec")).put("nodeName", "n");
     assertThat(updated).isEqualTo(updatedBefore);
   }
