@@ -71,6 +71,9 @@ class ClientSerializationTest {
     bodies.addAll(List.of("", "  ", " \n\t" + DecodeBench.POD, "[" + DecodeBench.POD + "]"));
     bodies.add("apiVersion: v1\nkind: Pod\nmetadata:\n  name: y\n");
     bodies.add("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\nkind: Pod\n");
+    bodies.add("\u2003{\"kind\":\"Pod\"}"); // white space only as a character: YAML as in fabric8
+    bodies.add(
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"caf\u00e9 \ud83d\ude00\"}}");
     for (String body : bodies) {
       for (TypeReference<?> type :
           List.of(
@@ -79,8 +82,24 @@ class ClientSerializationTest {
               new TypeReference<GenericKubernetesResource>() {},
               new TypeReference<Map<String, Object>>() {})) {
         assertSameResponse(body, type);
+        assertSameText(body, type);
       }
     }
+  }
+
+  /** Text (as watch events reach the serialization) decodes as fabric8 decodes it. */
+  private static void assertSameText(String body, TypeReference<?> type) {
+    String what = "text " + type.getType() + " " + body;
+    Throwable fails = catchThrowable(() -> FABRIC8.unmarshal(body, type));
+    Throwable alsoFails = catchThrowable(() -> ONE_PASS.unmarshal(body, type));
+    if (fails != null) {
+      assertThat(alsoFails).as(what).hasSameClassAs(fails);
+      return;
+    }
+    assertThat(alsoFails).as(what).isNull();
+    assertThat(String.valueOf(ONE_PASS.unmarshal(body, type)))
+        .as(what)
+        .isEqualTo(String.valueOf(FABRIC8.unmarshal(body, type)));
   }
 
   private static void assertSameResponse(String body, TypeReference<?> type) {
