@@ -18,14 +18,14 @@ public final class InProcessClients {
   /**
    * A client for {@code server} configured by {@code config}: its token or impersonation decides
    * who the server sees, its namespace, user agent and request settings apply; connection settings
-   * (URL host, TLS, proxies, connect timeouts) have nothing to act on. Sets {@code onlyHttpWatches}
-   * on {@code config}: in-process watches are HTTP streams.
+   * (URL host, TLS, proxies, connect timeouts) have nothing to act on. Watches are fabric8's
+   * WebSocket watches, each event a message from the server's watch stream ({@link WatchSocket});
+   * with {@code onlyHttpWatches} set in {@code config} they are fabric8's HTTP-stream watches.
    *
    * @param serialization the JSON serialization, or null for fabric8's own
    */
   public static KubernetesClient create(
       EmbeddedApiServer server, Config config, KubernetesSerialization serialization) {
-    config.setOnlyHttpWatches(true);
     KubernetesClientBuilder b =
         new KubernetesClientBuilder()
             .withConfig(config)

@@ -26,10 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A fabric8 HTTP client whose requests go to the embedded API server in memory: path, query,
  * headers and body as fabric8 built them (its interceptors add the Authorization header, so the
  * server sees the client's user), the answer's status, headers and body streamed back as the client
- * reads it. Watches use HTTP streaming: the WebSocket handshake is answered as a server without
- * WebSockets answers it (200), after which fabric8 watches over a long GET ({@code
- * InProcessClients} also sets {@code onlyHttpWatches}). Response callbacks run on a server event
- * loop, as fabric8's Vert.x client runs them on its own loop: nothing may block there. Thread-safe.
+ * reads it. A watch fabric8 opens as a WebSocket gets the server's HTTP watch stream with each
+ * event as a message ({@link WatchSocket}); other WebSockets (exec, attach, port-forward) are
+ * answered as a server without WebSockets answers them (200). A watch over HTTP streaming ({@code
+ * onlyHttpWatches}) works too. Response callbacks run on a server event loop, as fabric8's Vert.x
+ * client runs them on its own loop: nothing may block there. Thread-safe.
  */
 final class InProcessHttpClient
     extends StandardHttpClient<
@@ -45,10 +46,19 @@ final class InProcessHttpClient
   @Override
   public CompletableFuture<WebSocketResponse> buildWebSocketDirect(
       StandardWebSocketBuilder builder, WebSocket.Listener listener) {
-    WebSocketUpgradeResponse refused = new WebSocketUpgradeResponse(builder.asHttpRequest(), 200);
+    if (isClosed()) {
+      return CompletableFuture.failedFuture(new IOException("client is closed"));
+    }
+    StandardHttpRequest request = builder.asHttpRequest();
+    if (builder.getSubprotocol() == null && ResponseBody.isWatch(request)) {
+      WatchSocket socket = new WatchSocket(request, listener);
+      transport.send(toInProcess(request), socket);
+      return socket.response();
+    }
+    WebSocketUpgradeResponse refused = new WebSocketUpgradeResponse(request, 200);
     return CompletableFuture.completedFuture(
         new WebSocketResponse(
-            refused, new IOException("in-process clients watch over HTTP, not WebSocket")));
+            refused, new IOException("in-process clients open WebSockets only for watches")));
   }
 
   @Override

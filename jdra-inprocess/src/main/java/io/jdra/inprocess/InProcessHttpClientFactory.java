@@ -1,6 +1,5 @@
 package io.jdra.inprocess;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.jdra.apiserver.http.InProcessTransport;
 import java.util.Objects;
@@ -14,13 +13,6 @@ public final class InProcessHttpClientFactory implements HttpClient.Factory {
 
   public InProcessHttpClientFactory(InProcessTransport transport) {
     this.transport = Objects.requireNonNull(transport, "transport");
-  }
-
-  /** fabric8's common configuration, with watches as HTTP streams (no WebSocket in memory). */
-  @Override
-  public HttpClient.Builder newBuilder(Config config) {
-    config.setOnlyHttpWatches(true);
-    return HttpClient.Factory.super.newBuilder(config);
   }
 
   @Override

@@ -31,8 +31,11 @@ final class ResponseBody implements AsyncBody, InProcessResponse {
     this.ascii = isWatch(request) ? new AsciiJson() : null;
   }
 
-  /** fabric8 reads watch streams with a reader that needs ASCII input ({@link AsciiJson}). */
-  private static boolean isWatch(HttpRequest request) {
+  /**
+   * Whether this is a watch: fabric8 reads watch streams with a reader that needs ASCII input
+   * ({@link AsciiJson}).
+   */
+  static boolean isWatch(HttpRequest request) {
     String query = request.uri().getRawQuery();
     return query != null && (query.contains("watch=true") || query.contains("watch=1"));
   }
