@@ -31,16 +31,6 @@ class ThreadCpuTest {
   }
 
   @Test
-  void readsNameAndUserPlusSystemTicksOfAStatLine() {
-    // Fields after the name: state, ppid, pgrp, session, tty, tpgid, flags, minflt, cminflt,
-    // majflt, cmajflt, utime (250 ticks), stime (50 ticks), ...
-    String stat = "4242 (C2 Compiler (x)) S 1 1 1 0 -1 4194368 10 0 0 0 250 50 0 0 20 0 1 0";
-
-    assertThat(ThreadCpu.comm(stat)).isEqualTo("C2 Compiler (x)");
-    assertThat(ThreadCpu.nanos(stat)).isEqualTo(3_000_000_000L);
-  }
-
-  @Test
   void readsThisProcessAndSubtractsPerGroup() {
     Map<String, Long> before = Map.of("GC", 5L, "other", 1L);
     Map<String, Long> after = Map.of("GC", 12L, "other", 1L);

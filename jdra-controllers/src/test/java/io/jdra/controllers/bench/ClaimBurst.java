@@ -8,11 +8,13 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.jdra.runtime.client.Clients;
+import io.jdra.runtime.metrics.ThreadGroupCpu;
 import io.jdra.testing.objects.Make;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -296,8 +298,16 @@ public final class ClaimBurst {
     List<Map<String, Long>> out = new ArrayList<>();
     for (Part p : parts) {
       out.add(
-          p.threads().isEmpty() ? Map.of() : ThreadGroupsCpu.read(p.resolvedPid(), p.threads()));
+          p.threads().isEmpty()
+              ? Map.of()
+              : millis(ThreadGroupCpu.read(ThreadGroupCpu.of(p.resolvedPid()), p.threads())));
     }
+    return out;
+  }
+
+  private static Map<String, Long> millis(Map<String, Long> nanos) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    nanos.forEach((k, v) -> out.put(k, v / 1_000_000));
     return out;
   }
 
