@@ -25,7 +25,7 @@ final class ThreadCpu {
           new Group(
               "virtual threads (scheduler binding, ResourceClaim controller workers)",
               "ForkJoinPool-\\d"),
-          new Group("informers (watch decoding and handlers)", "-*\\d+-pool|(.*-)?pool-\\d"),
+          new Group("informers (watch decoding and handlers)", "-+\\d+-p|(.*-)?pool-\\d"),
           new Group("events", "jdra-event"),
           new Group("bench (pod creates)", "bench-"),
           new Group("JIT compilers", "C[12] Compiler"),

@@ -16,6 +16,7 @@ class ThreadCpuTest {
     "ForkJoinPool-1-, 'virtual threads (scheduler binding, ResourceClaim controller workers)'",
     "-518522822-pool, informers (watch decoding and handlers)",
     "--51852282-pool, informers (watch decoding and handlers)",
+    "-1558021762-poo, informers (watch decoding and handlers)",
     "pool-3-thread-1, informers (watch decoding and handlers)",
     "jdra-event-writ, events",
     "bench-worker, bench (pod creates)",
