@@ -352,20 +352,10 @@ final class FieldManager {
 
   // ---- update
 
-  static ObjectNode trackUpdate(
-      String apiVersion,
-      String kind,
-      ObjectNode old,
-      ObjectNode updated,
-      String manager,
-      Instant now,
-      String subresource) {
-    return trackUpdate(apiVersion, kind, old, updated, manager, now, subresource, true);
-  }
-
   /**
-   * As above; without {@code copy} the result shares {@code updated}'s subtrees but its metadata
-   * (which is new): for a caller that gives {@code updated} up.
+   * managedFields bookkeeping of an ordinary write by {@code manager} (operation Update); without
+   * {@code copy} the result shares {@code updated}'s subtrees but its metadata (which is new): for
+   * a caller that gives {@code updated} up.
    */
   static ObjectNode trackUpdate(
       String apiVersion,

@@ -127,10 +127,7 @@ public final class Patcher {
       String manager,
       Instant now,
       String subresource) {
-    Objects.requireNonNull(updated, "updated");
-    Objects.requireNonNull(now, "now");
-    return FieldManager.trackUpdate(
-        apiVersion, kind, oldOrNull, updated, manager == null ? "" : manager, now, subresource);
+    return track(apiVersion, kind, oldOrNull, updated, manager, now, subresource, true);
   }
 
   /**
@@ -146,6 +143,18 @@ public final class Patcher {
       String manager,
       Instant now,
       String subresource) {
+    return track(apiVersion, kind, oldOrNull, updated, manager, now, subresource, false);
+  }
+
+  private static ObjectNode track(
+      String apiVersion,
+      String kind,
+      ObjectNode oldOrNull,
+      ObjectNode updated,
+      String manager,
+      Instant now,
+      String subresource,
+      boolean copy) {
     Objects.requireNonNull(updated, "updated");
     Objects.requireNonNull(now, "now");
     return FieldManager.trackUpdate(
@@ -156,7 +165,7 @@ public final class Patcher {
         manager == null ? "" : manager,
         now,
         subresource,
-        false);
+        copy);
   }
 
   /** The Go type name upstream's decoding errors print, e.g. v1.Pod. */

@@ -33,14 +33,7 @@ public final class ClaimWritesCpuProbe {
     String claim = pod + "-resource-x";
     String uid = java.util.UUID.nameUUIDFromBytes(pod.getBytes(StandardCharsets.UTF_8)).toString();
     return p.send("POST", claims, "application/json", WritesProbe.claim(claim, pod, uid))
-        .thenCompose(
-            c -> p.send("PUT", claims + "/" + claim, "application/json", WritesProbe.finalizer(c)))
-        .thenCompose(c ->
-            p.send(
-                "PUT",
-                claims + "/" + claim + "/status",
-                "application/json",
-                WritesProbe.allocate(c)))
+        .thenCompose(c -> p.reserve(claims + "/" + claim, c))
         .thenCompose(
             c -> p.send("PUT", claims + "/" + claim + "/status", "application/json", deallocate(c)))
         .thenCompose(

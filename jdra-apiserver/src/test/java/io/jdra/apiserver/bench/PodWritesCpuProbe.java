@@ -45,14 +45,7 @@ public final class PodWritesCpuProbe {
                     "application/apply-patch+yaml",
                     podStatus(pod, claim))
                 .thenApply(x -> c))
-        .thenCompose(
-            c -> p.send("PUT", claims + "/" + claim, "application/json", WritesProbe.finalizer(c)))
-        .thenCompose(c ->
-            p.send(
-                "PUT",
-                claims + "/" + claim + "/status",
-                "application/json",
-                WritesProbe.allocate(c)))
+        .thenCompose(c -> p.reserve(claims + "/" + claim, c))
         .thenCompose(
             c -> p.send("POST", ns + "/" + pod + "/binding", "application/json", bind(pod)));
   }

@@ -205,6 +205,15 @@ final class WritesProbe {
     CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
   }
 
+  /**
+   * The scheduler's PreBind writes of a created claim at {@code claimPath}: the finalizer (PUT),
+   * then the allocation (PUT status); the allocated claim.
+   */
+  CompletableFuture<ObjectNode> reserve(String claimPath, ObjectNode created) {
+    return send("PUT", claimPath, "application/json", finalizer(created))
+        .thenCompose(c -> send("PUT", claimPath + "/status", "application/json", allocate(c)));
+  }
+
   CompletableFuture<ObjectNode> send(String method, String path, String contentType, String body) {
     if (inProcess != null) {
       return sendInProcess(method, path, contentType, body);

@@ -1,5 +1,6 @@
 package io.jdra.cli.bench;
 
+import io.jdra.runtime.metrics.ThreadGroupCpu;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -75,7 +76,7 @@ final class Measurement {
     running = false;
     long cpu = wasRunning ? processCpuNanos() - cpuBefore : 0;
     Map<String, Long> threads =
-        wasRunning ? ThreadCpu.minus(ThreadCpu.read(), threadsBefore) : Map.of();
+        wasRunning ? ThreadGroupCpu.minus(ThreadCpu.read(), threadsBefore) : Map.of();
     Map<String, Long> requests =
         wasRunning
             ? RequestCounts.minus(RequestCounts.snapshot(apiServer), requestsBefore)

@@ -47,11 +47,6 @@ final class ThreadCpu {
     return ThreadGroupCpu.read(ThreadGroupCpu.self(), PATTERNS);
   }
 
-  /** {@code after - before} per group; empty when either reading is. */
-  static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
-    return ThreadGroupCpu.minus(after, before);
-  }
-
   static String group(String comm) {
     return ThreadGroupCpu.group(comm, PATTERNS);
   }

@@ -2,6 +2,7 @@ package io.jdra.cli.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jdra.runtime.metrics.ThreadGroupCpu;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,8 +37,10 @@ class ThreadCpuTest {
     Map<String, Long> before = Map.of("GC", 5L, "other", 1L);
     Map<String, Long> after = Map.of("GC", 12L, "other", 1L);
 
-    assertThat(ThreadCpu.minus(after, before)).containsEntry("GC", 7L).containsEntry("other", 0L);
-    assertThat(ThreadCpu.minus(after, Map.of())).isEmpty();
+    assertThat(ThreadGroupCpu.minus(after, before))
+        .containsEntry("GC", 7L)
+        .containsEntry("other", 0L);
+    assertThat(ThreadGroupCpu.minus(after, Map.of())).isEmpty();
     assertThat(ThreadCpu.read()).containsKeys("GC", "JIT compilers", "other");
   }
 }

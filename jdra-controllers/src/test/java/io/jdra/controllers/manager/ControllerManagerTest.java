@@ -98,21 +98,7 @@ class ControllerManagerTest {
       assertThat(get(second.metricsPort(), "/readyz").statusCode()).isEqualTo(500);
 
       // The leader creates claims; a missing template becomes an event about the pod.
-      client
-          .resources(ResourceClaimTemplate.class)
-          .inNamespace(ns)
-          .resource(Make.claimTemplate("t").namespace(ns).request("gpu.example.com").obj())
-          .create();
-      client
-          .pods()
-          .inNamespace(ns)
-          .resource(
-              Make.pod("ok")
-                  .namespace(ns)
-                  .claimFromTemplate("gpu", "t")
-                  .container("c", "gpu")
-                  .obj())
-          .create();
+      createTemplateAndPod(client, ns, "ok");
       client
           .pods()
           .inNamespace(ns)
@@ -199,17 +185,7 @@ class ControllerManagerTest {
             informers);
     try {
       h.synced().get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
-      client
-          .resources(ResourceClaimTemplate.class)
-          .inNamespace(ns)
-          .resource(Make.claimTemplate("t").namespace(ns).request("gpu.example.com").obj())
-          .create();
-      client
-          .pods()
-          .inNamespace(ns)
-          .resource(
-              Make.pod("p").namespace(ns).claimFromTemplate("gpu", "t").container("c", "gpu").obj())
-          .create();
+      createTemplateAndPod(client, ns, "p");
       await()
           .atMost(WAIT)
           .until(() ->
@@ -225,6 +201,21 @@ class ControllerManagerTest {
       owner.cancel();
       informers.stop();
     }
+  }
+
+  /** ResourceClaimTemplate "t" (one gpu.example.com device) and a pod claiming from it. */
+  private static void createTemplateAndPod(KubernetesClient client, String ns, String pod) {
+    client
+        .resources(ResourceClaimTemplate.class)
+        .inNamespace(ns)
+        .resource(Make.claimTemplate("t").namespace(ns).request("gpu.example.com").obj())
+        .create();
+    client
+        .pods()
+        .inNamespace(ns)
+        .resource(
+            Make.pod(pod).namespace(ns).claimFromTemplate("gpu", "t").container("c", "gpu").obj())
+        .create();
   }
 
   static String holder(KubernetesClient client, String ns) {
