@@ -20,8 +20,17 @@ public final class ApiErrors {
     return e instanceof KubernetesClientException k && k.getCode() == 404;
   }
 
+  /**
+   * A 409 Conflict (a write based on a stale resourceVersion), also when wrapped in another
+   * exception with context, as upstream's {@code apierrors.IsConflict} unwraps {@code %w} errors.
+   */
   public static boolean isConflict(Throwable e) {
-    return e instanceof KubernetesClientException k && k.getCode() == 409;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof KubernetesClientException k && k.getCode() == 409) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Upstream's {@code IsNamespaceTerminating}: creating in a namespace being deleted. */

@@ -1,6 +1,6 @@
 package io.jdra.controllers.resourceclaim;
 
-import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.controllers.controllerutil.ApiErrors;
 
 /**
  * A sync failed; the key is retried with backoff. Messages read as upstream's wrapped errors:
@@ -17,22 +17,6 @@ final class SyncException extends RuntimeException {
 
   /** {@code context: cause}, with the API server's own message for API errors. */
   static SyncException wrap(String context, Throwable cause) {
-    return new SyncException(context + ": " + message(cause), cause);
-  }
-
-  /** The API server's status message for API errors, else the exception's message. */
-  static String message(Throwable e) {
-    if (e instanceof KubernetesClientException k
-        && k.getStatus() != null
-        && k.getStatus().getMessage() != null) {
-      return k.getStatus().getMessage();
-    }
-    return e.getMessage();
-  }
-
-  /** Whether the API server answered 409 Conflict (a stale resourceVersion): retry soon. */
-  static boolean isConflict(Throwable e) {
-    return e instanceof KubernetesClientException k && k.getCode() == 409
-        || e.getCause() != null && e.getCause() != e && isConflict(e.getCause());
+    return new SyncException(context + ": " + ApiErrors.message(cause), cause);
   }
 }

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jdra.api.resourceclaim.PodClaimName;
 import io.jdra.api.resourceclaim.ResourceClaims;
+import io.jdra.controllers.controllerutil.ApiErrors;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ApiRequests;
 import io.jdra.runtime.client.Clients;
@@ -84,7 +85,7 @@ final class SyncPod {
                 pod,
                 FAILED_RESOURCE_CLAIM_CREATION,
                 "CreateResourceClaim",
-                "PodResourceClaim " + podClaim.getName() + ": " + SyncException.message(e));
+                "PodResourceClaim " + podClaim.getName() + ": " + ApiErrors.message(e));
         throw SyncException.wrap(
             "pod " + namespace + "/" + name + ", PodResourceClaim " + podClaim.getName(), e);
       }
