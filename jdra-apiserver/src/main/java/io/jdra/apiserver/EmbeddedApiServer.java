@@ -133,7 +133,8 @@ public final class EmbeddedApiServer implements AutoCloseable {
       vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
       phases.end("vertx");
       ObjectService service =
-          new ObjectService(registry, storage, join(admission), o.clock(), o.patching());
+          new ObjectService(
+              registry, storage, join(admission), o.clock(), o.patching(), sharesStored(o));
       phases.end("admission");
       // The initial namespaces are written while the handlers are made and the servers bind;
       // nobody knows the port before start returns (or the kubeconfig is written), as with
@@ -204,9 +205,18 @@ public final class EmbeddedApiServer implements AutoCloseable {
     return Admission.chain(
         List.of(
             new NodeRestriction(),
-            Admission.objectWrites(new BuiltInAdmission(o.featureGates(), o.clock())),
+            Admission.objectWrites(
+                new BuiltInAdmission(o.featureGates(), o.clock(), sharesStored(o))),
             ResourceSlicePolicy.exampleDriver(),
             Admission.objectWrites(o.admission())));
+  }
+
+  /**
+   * Whether writes may share the stored objects' subtrees that the built-in admission only reads or
+   * replaces: not with an admission of the server's user, which may change any part in place.
+   */
+  private static boolean sharesStored(ApiServerOptions o) {
+    return o.admission() == Admission.NONE;
   }
 
   /** The certificates, with the TLS engine loaded (BoringSSL's native library takes a while). */

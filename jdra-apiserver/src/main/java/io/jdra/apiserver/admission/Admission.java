@@ -30,7 +30,10 @@ public interface Admission {
    * @param type the resource
    * @param subresource {@code ""} for the main resource, else e.g. {@code status}
    * @param object the object to store, in the storage version; implementations may change it
-   *     (defaulting, dropping disabled fields)
+   *     (defaulting, dropping disabled fields). On an update through the server's built-in chain it
+   *     may share with {@code oldObject} the parts the built-in admission of its kind changes only
+   *     by replacing them (the server then never changes them in place; an admission given in
+   *     {@code ApiServerOptions} turns that sharing off)
    * @param oldObject the current object for updates, else null; never modify it
    * @param namespaceLabels labels of a namespace by name (empty when it does not exist)
    * @param user who asks, or null for the server itself (its own controllers)

@@ -17,7 +17,15 @@ public final class BuiltInAdmission implements Admission {
   private final WorkloadFields workloadFields;
 
   public BuiltInAdmission(FeatureGates gates, Clock clock) {
-    this.dra = new DraAdmission(gates, clock);
+    this(gates, clock, false);
+  }
+
+  /**
+   * With {@code shareStored}, claim updates write unchanged stored subtrees themselves (see {@link
+   * DraAdmission#DraAdmission(FeatureGates, Clock, boolean)}).
+   */
+  public BuiltInAdmission(FeatureGates gates, Clock clock, boolean shareStored) {
+    this.dra = new DraAdmission(gates, clock, shareStored);
     this.workloadFields = new WorkloadFields(gates);
   }
 

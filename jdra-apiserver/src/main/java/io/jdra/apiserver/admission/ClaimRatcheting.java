@@ -41,6 +41,16 @@ final class ClaimRatcheting {
    * metadata is decoded, validated and written back.
    */
   static List<FieldError> metadataWrite(Request r) {
+    return metadataWrite(r, false);
+  }
+
+  /**
+   * As {@link #metadataWrite(Request)}; with {@code share} the spec and status written are the
+   * stored ones themselves, not copies (the stored tree is never changed, and nothing after this
+   * admission changes a claim's spec or status in place): the same bytes, and the registry's
+   * managed-fields comparison skips them as identical.
+   */
+  static List<FieldError> metadataWrite(Request r, boolean share) {
     ObjectNode obj = r.object();
     ObjectNode old = r.oldObject();
     if (old == null
@@ -58,8 +68,8 @@ final class ClaimRatcheting {
     ResourceClaim stored = new ResourceClaim();
     stored.setMetadata(read(only(old.get("metadata"), UPDATE_READS), ObjectMeta.class));
     List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
-    keepStored(obj, old, "spec");
-    keepStored(obj, old, "status");
+    keepStored(obj, old, "spec", share);
+    keepStored(obj, old, "status", share);
     // Validation changes nothing: encoding the decoded metadata again gives the same values
     // unless the tree holds what encoding drops or rewrites (nulls, empty lists or maps,
     // fractions).
@@ -139,6 +149,12 @@ final class ClaimRatcheting {
    */
   static List<FieldError> statusWrite(
       Request r, FeatureGates gates, DecodedSpecs<ResourceClaimSpec> specs) {
+    return statusWrite(r, gates, specs, false);
+  }
+
+  /** As above; {@code share} as for {@link #metadataWrite(Request, boolean)}. */
+  static List<FieldError> statusWrite(
+      Request r, FeatureGates gates, DecodedSpecs<ResourceClaimSpec> specs, boolean share) {
     ObjectNode obj = r.object();
     ObjectNode old = r.oldObject();
     if (old == null
@@ -160,7 +176,7 @@ final class ClaimRatcheting {
             AdminAccessCheck.resourceClaimStatusUpdate(
                 claim, stored, namespace -> r.namespaceLabels().apply(ns)));
     errs.addAll(Validation.validateResourceClaimStatusChange(claim, stored));
-    keepStored(obj, old, "spec");
+    keepStored(obj, old, "spec", share);
     if (!strategyKeeps(obj.get("status"), gates)) {
       DraAdmission.writeField(obj, "status", claim.getStatus());
     }
@@ -227,14 +243,20 @@ final class ClaimRatcheting {
   }
 
   /**
-   * Replaces a field equal by value to the stored one with a copy of the stored one (the form the
-   * whole-claim path writes back), unless it already is identical.
+   * Replaces a field equal by value to the stored one with the stored one ({@code share}) or a copy
+   * of it (the form the whole-claim path writes back), unless it already is identical (or, without
+   * {@code share}, equal).
    */
-  private static void keepStored(ObjectNode obj, ObjectNode old, String field) {
+  private static void keepStored(ObjectNode obj, ObjectNode old, String field, boolean share) {
     JsonNode stored = old.get(field);
+    JsonNode written = obj.get(field);
     if (stored == null) {
       obj.remove(field);
-    } else if (!stored.equals(obj.get(field))) {
+    } else if (share) {
+      if (written != stored) {
+        obj.set(field, stored);
+      }
+    } else if (!stored.equals(written)) {
       obj.set(field, stored.deepCopy());
     }
   }

@@ -115,12 +115,13 @@ public final class CoreAdmission implements Admission {
   }
 
   private static void toleration(ArrayNode tolerations, String key) {
-    tolerations
-        .addObject()
-        .put("key", key)
-        .put("operator", "Exists")
-        .put("effect", "NoExecute")
-        .put("tolerationSeconds", DEFAULT_TOLERATION_SECONDS);
+    ObjectNode t =
+        tolerations
+            .addObject()
+            .put("key", key)
+            .put("operator", "Exists")
+            .put("effect", "NoExecute");
+    Trees.putInteger(t, "tolerationSeconds", DEFAULT_TOLERATION_SECONDS);
   }
 
   /** The ServiceAccount plugin's default account name; mirror pods are left alone. */
@@ -156,7 +157,7 @@ public final class CoreAdmission implements Admission {
               + priority
               + " from the given PriorityClass name");
     }
-    spec.put("priority", priority);
+    Trees.putInteger(spec, "priority", priority);
     String policy = str(spec, "preemptionPolicy");
     if (!Trees.unset(spec, "preemptionPolicy") && !policy.equals(PREEMPT_LOWER)) {
       throw forbidden(

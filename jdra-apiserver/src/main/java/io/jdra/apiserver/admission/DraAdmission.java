@@ -52,9 +52,25 @@ public final class DraAdmission implements Admission {
    */
   record CreatedSpec(ResourceClaimSpec spec, JsonNode tree) {}
 
+  /**
+   * Whether a claim update may write the stored spec and status themselves instead of copies: the
+   * registry never changes a stored tree, and no later admission changes them in place.
+   */
+  private final boolean shareStored;
+
   public DraAdmission(FeatureGates gates, Clock clock) {
+    this(gates, clock, false);
+  }
+
+  /**
+   * An admission whose claim updates, with {@code shareStored}, write the stored spec and status
+   * themselves where unchanged (for a registry that shares unchanged subtrees of stored objects and
+   * an admission chain that changes those only by replacing them).
+   */
+  public DraAdmission(FeatureGates gates, Clock clock, boolean shareStored) {
     this.gates = gates;
     this.clock = clock;
+    this.shareStored = shareStored;
     this.validation = ValidationOptions.defaults().withSelectorCompiler(new CelSelectors(gates));
   }
 
@@ -92,8 +108,8 @@ public final class DraAdmission implements Admission {
     }
     List<FieldError> unchanged =
         status
-            ? ClaimRatcheting.statusWrite(r, gates, storedSpecs)
-            : ClaimRatcheting.metadataWrite(r);
+            ? ClaimRatcheting.statusWrite(r, gates, storedSpecs, shareStored)
+            : ClaimRatcheting.metadataWrite(r, shareStored);
     if (unchanged != null) {
       return unchanged;
     }
@@ -117,7 +133,10 @@ public final class DraAdmission implements Admission {
       List<FieldError> errs = createDecoded(r, c);
       if (errs.isEmpty() && obj.get("spec") instanceof ObjectNode made) {
         // the spec model is no one else's: it is only read from now on
-        createdSpecs.put(sent, new CreatedSpec(c.getSpec(), made.deepCopy()));
+        // kept as parsing its serialization gives it (the encoder writes counts as longs, the
+        // parser reads ints): the claims that take it then parse back alike, and the registry
+        // shares their trees with their next writes instead of copying them
+        createdSpecs.put(sent, new CreatedSpec(c.getSpec(), Json.parseObject(Json.bytes(made))));
       }
       return errs;
     }
@@ -135,7 +154,9 @@ public final class DraAdmission implements Admission {
         new ArrayList<>(AdminAccessCheck.resourceClaim(c, r.namespaceLabels().apply(ns(c))));
     // the spec's rules passed on this very spec when the first create made it
     errs.addAll(Validation.validateResourceClaimMetadata(c));
-    obj.set("spec", known.tree().deepCopy());
+    // The known tree is never changed: with shareStored every claim of the spec shares it, as
+    // nothing after admission changes a claim's spec in place.
+    obj.set("spec", shareStored ? known.tree() : known.tree().deepCopy());
     writeField(obj, "status", c.getStatus());
     return errs;
   }

@@ -62,13 +62,26 @@ final class Trees {
 
   static void defaultInt(ObjectNode o, String field, long value) {
     if (unsetInt(o, field)) {
-      o.put(field, value);
+      putInteger(o, field, value);
     }
   }
 
   /** A Go pointer to an integer: only absent or null is unset. */
   static void defaultIntPointer(ObjectNode o, String field, long value) {
     if (unset(o, field)) {
+      putInteger(o, field, value);
+    }
+  }
+
+  /**
+   * Sets an integer in the node class the parser reads for its value (an int when it fits), so that
+   * a defaulted tree is what parsing its serialization gives: the registry then shares it with the
+   * next write instead of copying it ({@code RecentTrees}).
+   */
+  static void putInteger(ObjectNode o, String field, long value) {
+    if (value == (int) value) {
+      o.put(field, (int) value);
+    } else {
       o.put(field, value);
     }
   }

@@ -33,15 +33,15 @@ public final class BindingREST {
         "binding",
         0,
         opts,
-        pod -> {
-          if (pod.at("/metadata/deletionTimestamp").isString()) {
+        current -> {
+          if (current.at("/metadata/deletionTimestamp").isString()) {
             throw ApiException.conflict(
                 pods,
                 name + "/binding",
                 "pod " + name + " is being deleted, cannot be assigned to a host");
           }
-          String current = Json.text(pod, "spec.nodeName");
-          if (current != null && !current.isEmpty()) {
+          String assigned = Json.text(current, "spec.nodeName");
+          if (assigned != null && !assigned.isEmpty()) {
             throw new ApiException(
                 409,
                 "Conflict",
@@ -50,17 +50,25 @@ public final class BindingREST {
                     + "\": pod "
                     + name
                     + " is already assigned to node \""
-                    + current
+                    + assigned
                     + "\"",
                 name,
                 "",
                 "pods/binding",
                 List.of());
           }
+          // The current pod is shared with other writes: the binding changes a copy of what it
+          // writes (the spec, which the registry copies, and the status), the rest is shared.
+          ObjectNode pod = service.copyForWrite(pods, current);
           Json.child(pod, "spec").put("nodeName", node);
+          if (pod.get("status") instanceof ObjectNode status) {
+            pod.set("status", status.deepCopy());
+          }
           setScheduled(Json.child(pod, "status"), now);
           return pod;
-        });
+        },
+        false,
+        null);
   }
 
   private static void setScheduled(ObjectNode status, String now) {

@@ -36,6 +36,13 @@ public final class ObjectService {
   private final Clock clock;
   private final Patching patching;
 
+  /**
+   * Whether writes may share the stored object's subtrees that the built-in admission does not
+   * change in place ({@link Strategies#copyForWrite}); false with an admission of the server's
+   * user, which may change any part of the object.
+   */
+  private final boolean shareStored;
+
   /** The trees of recent writes: the next write to the object copies instead of parsing. */
   private final RecentTrees recentTrees = new RecentTrees(RECENT_TREES);
 
@@ -50,12 +57,14 @@ public final class ObjectService {
       Storage storage,
       Admission admission,
       Clock clock,
-      Patching patching) {
+      Patching patching,
+      boolean shareStored) {
     this.registry = registry;
     this.storage = storage;
     this.admission = admission;
     this.clock = clock;
     this.patching = patching;
+    this.shareStored = shareStored;
   }
 
   public Patching patching() {
@@ -355,7 +364,7 @@ public final class ObjectService {
       if (desiredVersion != 0 && desiredVersion != current.resourceVersion()) {
         throw ApiException.modified(t, name);
       }
-      ObjectNode next = Strategies.prepareForUpdate(t, sub, desired, old);
+      ObjectNode next = Strategies.prepareForUpdate(t, sub, desired, old, shareStored);
       if (opts.applied() && next != desired) {
         // A subresource write keeps the stored metadata but for the managed fields that
         // server-side apply just recorded (upstream's ResetObjectMetaForStatus keeps them too).
@@ -401,6 +410,16 @@ public final class ObjectService {
         throw ApiException.notFound(t, name);
       }
     }
+  }
+
+  /**
+   * A tree of the current object {@code current} (read only) for a write that changes it and stores
+   * the result: see {@link Strategies#copyForWrite}. Only fields that admission changes in place
+   * are copied, so the caller may change in place only the root, the metadata object and those
+   * fields.
+   */
+  ObjectNode copyForWrite(ResourceType t, ObjectNode current) {
+    return Strategies.copyForWrite(t, current, shareStored);
   }
 
   /** The subresource managedFields names for a write to {@code sub}. */

@@ -39,16 +39,64 @@ final class Strategies {
   }
 
   /**
+   * The top-level fields that the admission of kind {@code t} may change in place (not only by
+   * replacing them), so that a write starting from the stored object must copy them; null when it
+   * may change any part of the tree. resource.k8s.io kinds: none (their admission decodes the tree
+   * and writes back whole fields). Pods: the spec (the core defaults run in place on every pod
+   * write); metadata and status values only get replaced.
+   */
+  static Set<String> changedInPlace(ResourceType t) {
+    if (t.group().equals("resource.k8s.io")) {
+      return Set.of();
+    }
+    if (t.group().isEmpty() && t.kind().equals("Pod")) {
+      return POD_CHANGED_IN_PLACE;
+    }
+    return null;
+  }
+
+  private static final Set<String> POD_CHANGED_IN_PLACE = Set.of("spec");
+
+  /**
+   * A tree for a write starting from the stored object {@code old} (read only, shared with other
+   * writes), which the registry and admission may then change: with {@code share}, a new root and
+   * metadata object holding old's values (so shared), and old's other fields shared too unless
+   * admission changes them in place ({@link #changedInPlace}), which are deep copies; otherwise (or
+   * for kinds whose admission may change anything) a deep copy. Keys stay in old's order, so both
+   * serialize alike.
+   */
+  static ObjectNode copyForWrite(ResourceType t, ObjectNode old, boolean share) {
+    Set<String> copied = share ? changedInPlace(t) : null;
+    if (copied == null || !(old.get("metadata") instanceof ObjectNode meta)) {
+      return old.deepCopy();
+    }
+    ObjectNode next = Json.object();
+    for (Map.Entry<String, JsonNode> e : old.properties()) {
+      String k = e.getKey();
+      JsonNode v = e.getValue();
+      if (v == meta) {
+        ObjectNode m = Json.object();
+        m.setAll(meta);
+        next.set(k, m);
+      } else {
+        next.set(k, copied.contains(k) ? v.deepCopy() : v);
+      }
+    }
+    return next;
+  }
+
+  /**
    * Applies the update rules to {@code desired} (a fresh tree) given the current object, which is
-   * only read: the tree returned shares no changeable part with it.
+   * only read: the tree returned shares with it only what admission does not change in place (with
+   * {@code share}; see {@link #copyForWrite}).
    *
    * @param sub {@code ""}, {@code status} or {@code finalize}
    */
   static ObjectNode prepareForUpdate(
-      ResourceType t, String sub, ObjectNode desired, ObjectNode old) {
+      ResourceType t, String sub, ObjectNode desired, ObjectNode old, boolean share) {
     ObjectNode next;
     if (sub.equals("status") || sub.equals("finalize")) {
-      next = old.deepCopy();
+      next = copyForWrite(t, old, share);
       String field = sub.equals("status") ? "status" : "spec";
       JsonNode v = desired.get(field);
       if (v == null) {
@@ -80,7 +128,9 @@ final class Strategies {
       if (s == null) {
         next.remove("status");
       } else {
-        next.set("status", s.deepCopy()); // old is read only: shared with other writes
+        // old is read only (shared with other writes): copied unless admission only replaces it
+        Set<String> copied = share ? changedInPlace(t) : null;
+        next.set("status", copied == null || copied.contains("status") ? s.deepCopy() : s);
       }
     }
     t.rules().prepareForUpdate(next, old);
@@ -114,7 +164,19 @@ final class Strategies {
       return;
     }
     if (!Json.sameValue(old.get("spec"), next.get("spec"))) {
-      meta.put("generation", g.asLong() + 1);
+      putInteger(meta, "generation", g.asLong() + 1);
+    }
+  }
+
+  /**
+   * Sets an integer in the node class the parser reads for its value (an int when it fits): a tree
+   * that parses back alike is shared with the next write instead of copied ({@link RecentTrees}).
+   */
+  private static void putInteger(ObjectNode o, String field, long value) {
+    if (value == (int) value) {
+      o.put(field, (int) value);
+    } else {
+      o.put(field, value);
     }
   }
 
@@ -215,7 +277,7 @@ final class Strategies {
     }
     if (!deleting || grace < meta.path("deletionGracePeriodSeconds").asLong(Long.MAX_VALUE)) {
       meta.put("deletionTimestamp", Names.timestamp(now.plusSeconds(grace)));
-      meta.put("deletionGracePeriodSeconds", grace);
+      putInteger(meta, "deletionGracePeriodSeconds", grace);
     }
     return next;
   }

@@ -9,6 +9,7 @@ import io.jdra.api.validation.FieldError;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceRegistry;
 import io.jdra.apiserver.registry.ResourceType;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -318,6 +319,33 @@ class ClaimRatchetingTest {
         .map(Arguments::of);
   }
 
+  /**
+   * With {@code share} (the registry's built-in admission chain) the write takes the stored spec
+   * (and, on a metadata write, status) themselves: the same errors and bytes as copying them, and
+   * the stored tree unchanged.
+   */
+  private static void sharingTheStoredTrees(
+      Case c, ObjectNode stored, ObjectNode written, ObjectNode fast, List<FieldError> fastErrors) {
+    ObjectNode shared = written.deepCopy();
+    ObjectNode old = stored.deepCopy();
+    Admission.Request r = request(c, shared, old);
+    List<FieldError> errors =
+        c.status()
+            ? ClaimRatcheting.statusWrite(r, c.gates(), null, true)
+            : ClaimRatcheting.metadataWrite(r, true);
+    assertThat(errors).isEqualTo(fastErrors);
+    assertThat(old).isEqualTo(stored);
+    if (errors == null) {
+      return;
+    }
+    assertThat(new String(Json.bytes(shared), StandardCharsets.UTF_8))
+        .isEqualTo(new String(Json.bytes(fast), StandardCharsets.UTF_8));
+    assertThat(shared.get("spec")).isSameAs(old.get("spec"));
+    if (!c.status()) {
+      assertThat(shared.get("status")).isSameAs(old.get("status"));
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("cases")
   void sameAsWholeClaim(Case c) {
@@ -339,6 +367,7 @@ class ClaimRatchetingTest {
         c.status()
             ? ClaimRatcheting.statusWrite(ratchetRequest, c.gates())
             : ClaimRatcheting.metadataWrite(ratchetRequest);
+    sharingTheStoredTrees(c, stored, written, fast, fastErrors);
     if (!c.ratcheted()) {
       assertThat(fastErrors).isNull();
       return;
