@@ -12,12 +12,17 @@ import io.jdra.scheduler.framework.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -58,6 +63,9 @@ public final class PriorityQueue implements SchedulingQueue {
   private final java.util.PriorityQueue<QueuedPodInfo> backoffQ;
   private final Map<String, QueuedPodInfo> unschedulable = new LinkedHashMap<>();
 
+  /** The unschedulable pool indexed by what its pods wait for (see {@link WaitingIndex}). */
+  private final WaitingIndex waiting;
+
   /** uid -> the part the pod is in: activeQ, backoffQ, unschedulable. */
   private final Map<String, QueuedPodInfo> queued = new HashMap<>();
 
@@ -81,11 +89,15 @@ public final class PriorityQueue implements SchedulingQueue {
     this.initialBackoff = initialBackoff;
     this.maxBackoff = maxBackoff;
     this.hints = new HashMap<>();
+    Set<QueueingHint.Narrowing> narrowings = Collections.newSetFromMap(new IdentityHashMap<>());
     framework
         .eventsToRegister()
         .forEach((plugin, list) -> {
           hints.put(plugin, list.toArray(QueueingHint.EventWithHint[]::new));
           for (QueueingHint.EventWithHint h : list) {
+            if (h.narrowing() != null) {
+              narrowings.add(h.narrowing());
+            }
             ClusterEvent e = h.event();
             if (e.resource() == ClusterEvent.EventResource.WILDCARD) {
               wildcardRegistered = true;
@@ -94,6 +106,7 @@ public final class PriorityQueue implements SchedulingQueue {
             }
           }
         });
+    this.waiting = new WaitingIndex(new ArrayList<>(narrowings));
     Comparator<QueuedPodInfo> less =
         (a, b) -> framework.queueSort().less(a, b) ? -1 : framework.queueSort().less(b, a) ? 1 : 0;
     this.activeQ = new java.util.PriorityQueue<>(less);
@@ -128,8 +141,7 @@ public final class PriorityQueue implements SchedulingQueue {
       ctx.logger()
           .v(5)
           .info("Pod gated by PreEnqueue", "pod", p.key(), "plugin", s.plugin(), "reason", s);
-      unschedulable.put(p.uid(), p);
-      queued.put(p.uid(), p);
+      park(p);
       return;
     }
     p.setGatingPlugin(null);
@@ -152,16 +164,17 @@ public final class PriorityQueue implements SchedulingQueue {
         }
         return;
       }
-      if (activeQ.contains(p) || backoffQ.contains(p)) {
+      if (!unschedulable.containsKey(uid)) {
+        // In activeQ or backoffQ (asking those PriorityQueues would scan them).
         p.setPodInfo(new PodInfo(newPod));
         return;
       }
       // In the unschedulable pool: the pod's own change may be what it waited for.
       p.setPodInfo(new PodInfo(newPod));
+      waiting.reindex(p);
       ClusterEvent ev = targetPodEvent(oldPod, newPod);
       if (isPodWorthRequeuing(p, ev, oldPod, newPod)) {
-        unschedulable.remove(uid);
-        queued.remove(uid);
+        unpark(p);
         requeue(p, ev);
       }
     } finally {
@@ -207,10 +220,10 @@ public final class PriorityQueue implements SchedulingQueue {
     try {
       String uid = pod.getMetadata().getUid();
       QueuedPodInfo p = queued.remove(uid);
-      if (p != null) {
-        activeQ.remove(p);
+      if (p != null && unschedulable.remove(uid) != null) {
+        waiting.remove(p);
+      } else if (p != null && !activeQ.remove(p)) {
         backoffQ.remove(p);
-        unschedulable.remove(uid);
       }
     } finally {
       lock.unlock();
@@ -300,8 +313,7 @@ public final class PriorityQueue implements SchedulingQueue {
           }
         }
       }
-      unschedulable.put(p.uid(), p);
-      queued.put(p.uid(), p);
+      park(p);
     } finally {
       lock.unlock();
     }
@@ -319,7 +331,8 @@ public final class PriorityQueue implements SchedulingQueue {
         return;
       }
       List<QueuedPodInfo> move = null;
-      for (QueuedPodInfo p : unschedulable.values()) {
+      Collection<QueuedPodInfo> candidates = candidates(event, oldObj, newObj);
+      for (QueuedPodInfo p : candidates == null ? unschedulable.values() : candidates) {
         if (p.gatingPlugin() != null && !registered(p.gatingPlugin(), event)) {
           // Upstream: an event the gating plugin did not register for never moves the pod.
           continue;
@@ -335,13 +348,50 @@ public final class PriorityQueue implements SchedulingQueue {
         return;
       }
       for (QueuedPodInfo p : move) {
-        unschedulable.remove(p.uid());
-        queued.remove(p.uid());
+        unpark(p);
         requeue(p, event);
       }
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * The unschedulable pods whose hints for this event may say queue, in pool order, when every hint
+   * registered for it narrows (see {@link QueueingHint.Narrowing}); null: all of them.
+   */
+  private Collection<QueuedPodInfo> candidates(ClusterEvent ev, Object oldObj, Object newObj) {
+    if (ev.resource() == ClusterEvent.EventResource.WILDCARD || wildcardRegistered) {
+      return null;
+    }
+    Set<QueuedPodInfo> found = new LinkedHashSet<>();
+    for (QueueingHint.EventWithHint[] list : hints.values()) {
+      for (QueueingHint.EventWithHint h : list) {
+        if (!h.event().matches(ev)) {
+          continue;
+        }
+        String key = h.narrowing() == null ? null : h.narrowing().eventKey(oldObj, newObj);
+        if (key == null) {
+          return null;
+        }
+        waiting.collect(h.narrowing(), key, found);
+      }
+    }
+    return waiting.inPoolOrder(found);
+  }
+
+  /** Into the unschedulable pool. */
+  private void park(QueuedPodInfo p) {
+    unschedulable.put(p.uid(), p);
+    queued.put(p.uid(), p);
+    waiting.add(p);
+  }
+
+  /** Out of the unschedulable pool (the caller puts it elsewhere). */
+  private void unpark(QueuedPodInfo p) {
+    unschedulable.remove(p.uid());
+    queued.remove(p.uid());
+    waiting.remove(p);
   }
 
   private void record(ClusterEvent event, Object oldObj, Object newObj) {
@@ -486,8 +536,7 @@ public final class PriorityQueue implements SchedulingQueue {
         }
       }
       for (QueuedPodInfo p : move) {
-        unschedulable.remove(p.uid());
-        queued.remove(p.uid());
+        unpark(p);
         requeue(p, ClusterEvent.UNSCHEDULABLE_TIMEOUT);
       }
     } finally {

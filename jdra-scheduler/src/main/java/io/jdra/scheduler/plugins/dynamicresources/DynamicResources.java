@@ -845,7 +845,8 @@ public final class DynamicResources
                 ClusterEvent.EventResource.RESOURCE_CLAIM,
                 ClusterEvent.ADD | ClusterEvent.UPDATE | ClusterEvent.DELETE,
                 "ResourceClaimChange"),
-            this::isSchedulableAfterClaimChange),
+            this::isSchedulableAfterClaimChange,
+            ClaimChangeNarrowing.INSTANCE),
         new QueueingHint.EventWithHint(
             ClusterEvent.of(
                 ClusterEvent.EventResource.TARGET_POD,

@@ -91,18 +91,43 @@ final class PodClaims {
   }
 
   /**
+   * The names {@link #uses} answers true for: each entry's claim name, or for a template entry the
+   * name generated for it in the pod's status (the first status entry of that name), if any.
+   */
+  static void claimNames(Pod pod, java.util.function.Consumer<String> out) {
+    List<PodResourceClaim> list = pod.getSpec().getResourceClaims();
+    if (list == null) {
+      return;
+    }
+    for (PodResourceClaim pc : list) {
+      if (pc.getResourceClaimName() != null) {
+        out.accept(pc.getResourceClaimName());
+      } else if (pc.getResourceClaimTemplateName() != null) {
+        String generated = generatedName(pod, pc);
+        if (generated != null) {
+          out.accept(generated);
+        }
+      }
+    }
+  }
+
+  private static String generatedName(Pod pod, PodResourceClaim pc) {
+    if (pod.getStatus() == null || pod.getStatus().getResourceClaimStatuses() == null) {
+      return null;
+    }
+    for (PodResourceClaimStatus st : pod.getStatus().getResourceClaimStatuses()) {
+      if (java.util.Objects.equals(st.getName(), pc.getName())) {
+        return st.getResourceClaimName();
+      }
+    }
+    return null;
+  }
+
+  /**
    * As {@link ResourceClaims#name}'s Named answer for a template entry, without building the
    * message of a claim not generated yet (most pods waiting for a claim have none).
    */
   private static boolean generated(Pod pod, PodResourceClaim pc, String claimName) {
-    if (pod.getStatus() == null || pod.getStatus().getResourceClaimStatuses() == null) {
-      return false;
-    }
-    for (PodResourceClaimStatus st : pod.getStatus().getResourceClaimStatuses()) {
-      if (java.util.Objects.equals(st.getName(), pc.getName())) {
-        return claimName.equals(st.getResourceClaimName());
-      }
-    }
-    return false;
+    return claimName.equals(generatedName(pod, pc));
   }
 }
