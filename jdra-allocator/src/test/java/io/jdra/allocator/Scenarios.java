@@ -142,6 +142,65 @@ public final class Scenarios {
   }
 
   /**
+   * Upstream scheduler_perf's match_empty shape, as Filter asks it of every node in turn: {@code
+   * nodes} nodes with 10 devices each in their own slice, whose {@code
+   * resource.kubernetes.io/pciRoot} alternates between "0" and "1"; one claim of five single-device
+   * requests that must share the root, so each search skips every other device. {@link
+   * PerNode#next} allocates on the next node.
+   */
+  public static PerNode matchPerNode(int nodes) {
+    List<ResourceSlice> slices = new ArrayList<>();
+    List<Node> nodeList = new ArrayList<>();
+    for (int n = 0; n < nodes; n++) {
+      List<Device> devs = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        devs.add(device("gpu-" + i, "resource.kubernetes.io/pciRoot", Integer.toString(i % 2)));
+      }
+      String name = "node-" + n;
+      slices.add(slice(name + "-slice", name, DRIVER, name, 1, 1, devs.toArray(Device[]::new)));
+      nodeList.add(node(name));
+    }
+    List<io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest> reqs = new ArrayList<>();
+    for (int r = 0; r < 5; r++) {
+      reqs.add(request("req-" + r, 1));
+    }
+    ResourceClaim claim =
+        constrain(
+            claim(
+                "claim",
+                reqs.toArray(io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest[]::new)),
+            match("resource.kubernetes.io/pciRoot"));
+    Allocator allocator =
+        Allocator.create(
+            AllocatedState.empty(),
+            DeviceClassLister.of(
+                List.of(deviceClass(CLASS, "device.driver == \"" + DRIVER + "\""))),
+            SliceIndex.of(AllocatorFeatures.defaults(), slices));
+    return new PerNode(allocator, nodeList, List.of(claim));
+  }
+
+  /** One scheduler's allocator (one index, kept state) asked for the same claims node by node. */
+  public static final class PerNode {
+    private final Allocator allocator;
+    private final List<Node> nodes;
+    private final List<ResourceClaim> claims;
+    private int next;
+
+    PerNode(Allocator allocator, List<Node> nodes, List<ResourceClaim> claims) {
+      this.allocator = allocator;
+      this.nodes = nodes;
+      this.claims = claims;
+    }
+
+    /** Allocates on the next node (round robin). */
+    public AllocationOutcome next() throws AllocationException {
+      Node node = nodes.get(next);
+      next = next + 1 == nodes.size() ? 0 : next + 1;
+      return allocator.allocate(node, claims, Deadline.none());
+    }
+  }
+
+  /**
    * Upstream scheduler_perf's plain shape: {@code nodes} nodes with 10 devices each in their own
    * slice, a class selecting the driver, one claim of one device.
    */

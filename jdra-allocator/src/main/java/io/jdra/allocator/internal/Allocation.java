@@ -202,6 +202,7 @@ public final class Allocation {
               deadline,
               new ShareIds(),
               prefix);
+      s.constraintSpecs = failed.constraintSpecs;
       s.reset();
       s.pruner = new MatchingPruner(s);
       if (s.allocateOne(0, 0, 0, 0, false, 0) != Search.DONE) {

@@ -1,10 +1,11 @@
 package io.jdra.allocator.internal;
 
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceAttribute;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -15,18 +16,56 @@ import java.util.Set;
 final class Constraints {
   private Constraints() {}
 
+  /**
+   * A claim's constraint as every search of the claim starts it: made once per claim list (see
+   * {@link PreparedClaims}), not per node. Immutable.
+   *
+   * @param match matchAttribute, else distinctAttribute
+   * @param requests the requests it applies to (empty: all)
+   * @param attribute the attribute's name, interned: each device remembers the attributes asked of
+   *     it by name ({@link Dev#attribute}), and every pod's claim brings its own copy of the same
+   *     name; one instance makes that check an identity comparison for all of them
+   */
+  record Spec(boolean match, Set<String> requests, String attribute) {
+    /** The claim's constraints in order. */
+    static Spec[] of(ResourceClaim claim) {
+      List<DeviceConstraint> specs =
+          claim.getSpec() == null || claim.getSpec().getDevices() == null
+              ? null
+              : claim.getSpec().getDevices().getConstraints();
+      int n = specs == null ? 0 : specs.size();
+      Spec[] out = new Spec[n];
+      for (int i = 0; i < n; i++) {
+        DeviceConstraint dc = specs.get(i);
+        boolean match = dc.getMatchAttribute() != null;
+        String attribute = match ? dc.getMatchAttribute() : dc.getDistinctAttribute();
+        out[i] =
+            new Spec(
+                match,
+                dc.getRequests() == null
+                    ? Set.of()
+                    // A set of the names, as upstream's: repeated names are no error here.
+                    : Collections.unmodifiableSet(new HashSet<>(dc.getRequests())),
+                attribute == null ? null : attribute.intern());
+      }
+      return out;
+    }
+
+    /** A fresh constraint with no devices yet. */
+    Constraint start(boolean listTypes) {
+      return match ? new Match(this, listTypes) : new Distinct(this, listTypes);
+    }
+  }
+
   /** A constraint over the devices of one claim. */
   abstract static class Constraint {
     final Set<String> requests;
     final String attribute;
     final boolean listTypes;
 
-    Constraint(List<String> requests, String attribute, boolean listTypes) {
-      this.requests = requests == null ? Set.of() : Set.copyOf(requests);
-      // Interned: each device remembers the last attribute asked of it by name (DevFacts), and
-      // every pod's claim brings its own copy of the same name; one instance makes that check an
-      // identity comparison for all of them.
-      this.attribute = attribute == null ? null : attribute.intern();
+    Constraint(Spec spec, boolean listTypes) {
+      this.requests = spec.requests();
+      this.attribute = spec.attribute();
       this.listTypes = listTypes;
     }
 
@@ -56,8 +95,8 @@ final class Constraints {
     private Object scalar;
     private int numDevices;
 
-    Match(List<String> requests, String attribute, boolean listTypes) {
-      super(requests, attribute, listTypes);
+    Match(Spec spec, boolean listTypes) {
+      super(spec, listTypes);
     }
 
     @Override
@@ -65,12 +104,12 @@ final class Constraints {
       if (!appliesTo(rd)) {
         return true;
       }
-      DevFacts.Attribute a = dev.facts.attribute(attribute);
+      DevFacts.Attribute a = dev.attribute(attribute);
       if (a.value() == null) {
         return false;
       }
       if (listTypes) {
-        Set<Object> values = Attributes.asSet(a.value());
+        Set<Object> values = a.values();
         if (values == null) {
           return false;
         }
@@ -88,7 +127,7 @@ final class Constraints {
         Object value = a.scalar();
         if (numDevices == 0) {
           scalar = value;
-        } else if (value == null || !Objects.equals(value, scalar)) {
+        } else if (value == null || !same(value, scalar)) {
           return false;
         }
       }
@@ -112,27 +151,36 @@ final class Constraints {
       if (!appliesTo(rd)) {
         return true;
       }
-      DevFacts.Attribute a = dev.facts.attribute(attribute);
+      DevFacts.Attribute a = dev.attribute(attribute);
       if (a.value() == null) {
         return false;
       }
       if (numDevices == 0) {
-        return !listTypes || Attributes.asSet(a.value()) != null;
+        return !listTypes || a.values() != null;
       }
       if (listTypes) {
-        Set<Object> values = Attributes.asSet(a.value());
+        Set<Object> values = a.values();
         if (values == null) {
           return false;
         }
+        Set<Object> current = stack.get(stack.size() - 1);
         for (Object v : values) {
-          if (stack.get(stack.size() - 1).contains(v)) {
+          if (current.contains(v)) {
             return true;
           }
         }
         return false;
       }
       Object value = a.scalar();
-      return value != null && value.equals(scalar);
+      return value != null && same(value, scalar);
+    }
+
+    /**
+     * Equal typed values: the values of one slice snapshot are canonical, so equal ones are almost
+     * always the same instance; equality decides the rest (values of devices outside the snapshot).
+     */
+    private static boolean same(Object value, Object pinned) {
+      return value == pinned || value.equals(pinned);
     }
 
     /** The pinned value(s) once a device was added, else null. */
@@ -151,10 +199,10 @@ final class Constraints {
 
   /** All devices have different values (with list types: pairwise disjoint sets). */
   static final class Distinct extends Constraint {
-    private final List<DeviceAttribute> added = new ArrayList<>();
+    private final List<DevFacts.Attribute> added = new ArrayList<>();
 
-    Distinct(List<String> requests, String attribute, boolean listTypes) {
-      super(requests, attribute, listTypes);
+    Distinct(Spec spec, boolean listTypes) {
+      super(spec, listTypes);
     }
 
     @Override
@@ -162,23 +210,23 @@ final class Constraints {
       if (!appliesTo(rd)) {
         return true;
       }
-      DeviceAttribute attr = Attributes.lookup(dev, attribute);
+      DevFacts.Attribute attr = dev.attribute(attribute);
       // The first device is always accepted when it has the attribute, as upstream.
-      if (attr == null || (!added.isEmpty() && !distinctFromAll(attr))) {
+      if (attr.value() == null || (!added.isEmpty() && !distinctFromAll(attr))) {
         return false;
       }
       added.add(attr);
       return true;
     }
 
-    private boolean distinctFromAll(DeviceAttribute attr) {
+    private boolean distinctFromAll(DevFacts.Attribute attr) {
       if (listTypes) {
-        Set<Object> values = Attributes.asSet(attr);
+        Set<Object> values = attr.values();
         if (values == null) {
           return false;
         }
-        for (DeviceAttribute other : added) {
-          Set<Object> o = Attributes.asSet(other);
+        for (DevFacts.Attribute other : added) {
+          Set<Object> o = other.values();
           if (o == null) {
             continue;
           }
@@ -190,12 +238,13 @@ final class Constraints {
         }
         return true;
       }
-      Object value = Attributes.scalar(attr);
+      Object value = attr.scalar();
       if (value == null) {
         return false;
       }
-      for (DeviceAttribute other : added) {
-        if (value.equals(Attributes.scalar(other))) {
+      for (DevFacts.Attribute other : added) {
+        Object o = other.scalar();
+        if (value == o || value.equals(o)) {
           return false;
         }
       }
@@ -215,8 +264,8 @@ final class Constraints {
       if (!appliesTo(rd)) {
         return true;
       }
-      DeviceAttribute attr = Attributes.lookup(dev, attribute);
-      return attr != null && (added.isEmpty() || distinctFromAll(attr));
+      DevFacts.Attribute attr = dev.attribute(attribute);
+      return attr.value() != null && (added.isEmpty() || distinctFromAll(attr));
     }
 
     @Override

@@ -41,6 +41,20 @@ final class Dev {
   /** Consumes more than its pool has left even alone: no pick of this allocation can take it. */
   final boolean countersNeverFit;
 
+  /** {@link DevFacts#consumesCounters}, asked of every candidate. */
+  final boolean consumesCounters;
+
+  /**
+   * The last {@link #attribute} answer. Kept here, not only in the facts: the search reads this
+   * object for every candidate anyway, while the facts and their attribute cache would be two more
+   * cache misses per candidate on a cold node. Unsynchronized: the answer is immutable (final
+   * fields), so a thread sees null, an older answer or a newer one, each complete.
+   */
+  private DevFacts.Attribute attribute;
+
+  /** {@link DevFacts#fitsWhenUnused}, read through as {@link #attribute} is. */
+  private Capacity.Fit fitsWhenUnused;
+
   Dev(
       int index,
       DevFacts facts,
@@ -58,8 +72,31 @@ final class Dev {
     this.allowMultipleAllocations = facts.allowMultipleAllocations;
     this.taints = facts.taints;
     this.poolCounters = poolCounters;
+    this.consumesCounters = facts.consumesCounters();
     this.countersNeverFit =
         poolCounters != null && !Counters.fits(poolCounters, null, facts.counterConsumption());
+  }
+
+  /**
+   * {@link DevFacts#attribute}; {@code qualifiedName} should be interned (constraints intern it).
+   */
+  DevFacts.Attribute attribute(String qualifiedName) {
+    DevFacts.Attribute a = attribute;
+    if (a == null || a.name() != qualifiedName) {
+      a = facts.attribute(qualifiedName);
+      attribute = a;
+    }
+    return a;
+  }
+
+  /** {@link DevFacts#fitsWhenUnused}. */
+  Capacity.Fit fitsWhenUnused() {
+    Capacity.Fit f = fitsWhenUnused;
+    if (f == null) {
+      f = facts.fitsWhenUnused();
+      fitsWhenUnused = f;
+    }
+    return f;
   }
 
   Object view(SelectorEngine engine) {

@@ -9,6 +9,7 @@ import io.jdra.api.names.DeviceId;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,15 +44,25 @@ final class DevFacts {
   private volatile Object view;
   private volatile Capacity.Fit fitsWhenUnused;
   private volatile Map<String, Map<String, BigDecimal>> counterConsumption;
-  private volatile Attribute lastAttribute;
+  private final Attributes.Interner interner;
+
+  /** The attributes constraints asked for, newest first, at most {@link #ATTRIBUTES_KEPT}. */
+  private volatile Attribute[] attributes = NO_ATTRIBUTES;
+
+  private static final Attribute[] NO_ATTRIBUTES = new Attribute[0];
+
+  /** A claim's constraints name one or two attributes; a few more cover mixed claims. */
+  static final int ATTRIBUTES_KEPT = 4;
 
   /**
-   * A constraint's attribute on the device, by the name the constraint gives.
+   * A constraint's attribute on the device, by the name the constraint gives, with its values
+   * canonical in the device's slice snapshot (see {@link Attributes.Interner}). Immutable.
    *
    * @param value the attribute, or null when the device lacks it
    * @param scalar {@link Attributes#scalar} of it, or null
+   * @param values {@link Attributes#asSet} of it (immutable), or null
    */
-  record Attribute(String name, DeviceAttribute value, Object scalar) {}
+  record Attribute(String name, DeviceAttribute value, Object scalar, Set<Object> values) {}
 
   /**
    * Results kept per device: class selectors and the selectors of repeated claim templates fit; a
@@ -62,8 +73,14 @@ final class DevFacts {
   /** Expression -> Boolean result, or the String message of its runtime error. */
   private final ConcurrentHashMap<String, Object> selectorResults = new ConcurrentHashMap<>(4);
 
-  DevFacts(DeviceId id, Device device, ResourceSlice slice, PoolInfo pool) {
+  DevFacts(
+      DeviceId id,
+      Device device,
+      ResourceSlice slice,
+      PoolInfo pool,
+      Attributes.Interner interner) {
     this.id = id;
+    this.interner = interner;
     this.device = device;
     this.slice = slice;
     this.pool = pool;
@@ -92,16 +109,27 @@ final class DevFacts {
 
   /**
    * The attribute {@code qualifiedName} names (see {@link Attributes#lookup}), remembered for the
-   * last name asked: a claim's constraints name one or two attributes, asked of the same devices
-   * again and again as the search backtracks, and of every pod's search.
+   * last few names asked: a claim's constraints name one or two attributes, asked of the same
+   * devices again and again as the search backtracks, and of every pod's search.
    */
   Attribute attribute(String qualifiedName) {
-    Attribute a = lastAttribute;
-    if (a == null || !a.name().equals(qualifiedName)) {
-      DeviceAttribute v = Attributes.lookupIn(device, id.driver(), qualifiedName);
-      a = new Attribute(qualifiedName, v, v == null ? null : Attributes.scalar(v));
-      lastAttribute = a;
+    Attribute[] known = attributes;
+    for (Attribute a : known) {
+      if (a.name().equals(qualifiedName)) {
+        return a;
+      }
     }
+    DeviceAttribute v = Attributes.lookupIn(device, id.driver(), qualifiedName);
+    Attribute a =
+        v == null
+            ? new Attribute(qualifiedName, null, null, null)
+            : new Attribute(
+                qualifiedName, v, interner.intern(Attributes.scalar(v)), interner.asSet(v));
+    // Copied, never changed: a racing thread reads an older or a newer array, each consistent.
+    Attribute[] next = new Attribute[Math.min(known.length + 1, ATTRIBUTES_KEPT)];
+    next[0] = a;
+    System.arraycopy(known, 0, next, 1, next.length - 1);
+    attributes = next;
     return a;
   }
 

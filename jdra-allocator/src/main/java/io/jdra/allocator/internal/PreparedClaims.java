@@ -40,10 +40,17 @@ final class PreparedClaims {
 
   private final List<Step> steps;
 
+  /** [claim]: the claim's constraints, for every search to start from. */
+  private final Constraints.Spec[][] constraints;
+
   private PreparedClaims(List<ResourceClaim> claims, int[][] shape, List<Step> steps) {
     this.claims = claims;
     this.shape = shape;
     this.steps = steps;
+    this.constraints = new Constraints.Spec[claims.size()][];
+    for (int c = 0; c < claims.size(); c++) {
+      constraints[c] = Constraints.Spec.of(claims.get(c));
+    }
   }
 
   /**
@@ -99,6 +106,7 @@ final class PreparedClaims {
    * this node, if any.
    */
   void fill(Allocation.Inputs in, Search search, Slices.Gathered view) throws AllocationException {
+    search.constraintSpecs = constraints;
     for (int c = 0; c < shape.length && shape[c] != null; c++) {
       RequestData[][] out = new RequestData[shape[c].length][];
       for (int r = 0; r < out.length; r++) {

@@ -2,7 +2,6 @@ package io.jdra.allocator.internal;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.resource.v1.Device;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceConstraint;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceSelector;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.jdra.allocator.AllocatedState;
@@ -56,6 +55,12 @@ final class Search {
 
   final int[][] selectedSub;
 
+  /**
+   * [claim]: the claims' constraints as prepared once per claim list (at least as many entries as
+   * claims); made from the claims on the first {@link #reset} when not given.
+   */
+  Constraints.Spec[][] constraintSpecs;
+
   Constraints.Constraint[][] constraints;
   List<Pick>[] results;
   int[] exclusiveHolders;
@@ -100,23 +105,18 @@ final class Search {
     for (int c = 0; c < claims.size(); c++) {
       selectedSub[c] = new int[requests[c].length];
     }
+    if (constraintSpecs == null) {
+      constraintSpecs = new Constraints.Spec[claims.size()][];
+      for (int c = 0; c < claims.size(); c++) {
+        constraintSpecs[c] = Constraints.Spec.of(claims.get(c));
+      }
+    }
     constraints = new Constraints.Constraint[claims.size()][];
     for (int c = 0; c < claims.size(); c++) {
-      ResourceClaim claim = claims.get(c);
-      List<DeviceConstraint> specs =
-          claim.getSpec() == null || claim.getSpec().getDevices() == null
-              ? null
-              : claim.getSpec().getDevices().getConstraints();
-      int n = specs == null ? 0 : specs.size();
-      constraints[c] = new Constraints.Constraint[n];
-      for (int i = 0; i < n; i++) {
-        DeviceConstraint dc = specs.get(i);
-        constraints[c][i] =
-            dc.getMatchAttribute() != null
-                ? new Constraints.Match(
-                    dc.getRequests(), dc.getMatchAttribute(), features.listTypeAttributes())
-                : new Constraints.Distinct(
-                    dc.getRequests(), dc.getDistinctAttribute(), features.listTypeAttributes());
+      Constraints.Spec[] specs = constraintSpecs[c];
+      constraints[c] = new Constraints.Constraint[specs.length];
+      for (int i = 0; i < specs.length; i++) {
+        constraints[c][i] = specs[i].start(features.listTypeAttributes());
       }
     }
     results = new List[claims.size()];
@@ -351,7 +351,7 @@ final class Search {
     boolean allocating = pendingShares != null && pendingShares[dev.index] > 0;
     if (dev.consumed == null && !allocating && rd.noCapacityRequests()) {
       // The common case depends on the device alone: worked out once per device.
-      return dev.facts.fitsWhenUnused();
+      return dev.fitsWhenUnused();
     }
     return Capacity.fits(
         dev.consumed,
@@ -361,7 +361,7 @@ final class Search {
   }
 
   boolean consumesCounters(Dev dev) {
-    return dev.facts.consumesCounters();
+    return dev.consumesCounters;
   }
 
   /**

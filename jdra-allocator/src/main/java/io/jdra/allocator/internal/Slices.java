@@ -37,6 +37,9 @@ public final class Slices {
 
   private volatile Gathered sharedGathered;
 
+  /** The devices' attribute values, canonical across this snapshot's views. */
+  private final Attributes.Interner values = new Attributes.Interner();
+
   /**
    * A node's pools and candidate devices, for the node object they were gathered for. When {@code
    * nodeIndependent}, the same object serves every node without node-local slices (its {@code node}
@@ -202,7 +205,7 @@ public final class Slices {
     return List.copyOf(pools);
   }
 
-  private static DevFacts[] facts(List<PoolInfo> pools) {
+  private DevFacts[] facts(List<PoolInfo> pools) {
     List<DevFacts> out = new ArrayList<>();
     for (PoolInfo pool : pools) {
       if (pool.incomplete || pool.invalid()) {
@@ -210,7 +213,8 @@ public final class Slices {
       }
       for (ResourceSlice slice : pool.slicesTargetingNode) {
         for (Device d : NodeMatcher.list(slice.getSpec().getDevices())) {
-          out.add(new DevFacts(new DeviceId(pool.driver, pool.name, d.getName()), d, slice, pool));
+          DeviceId id = new DeviceId(pool.driver, pool.name, d.getName());
+          out.add(new DevFacts(id, d, slice, pool, values));
         }
       }
     }

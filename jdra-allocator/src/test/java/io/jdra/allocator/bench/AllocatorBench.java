@@ -80,6 +80,22 @@ public class AllocatorBench {
     }
   }
 
+  /** scheduler_perf match_empty: per node of 500 in turn, five devices sharing a pciRoot. */
+  @State(Scope.Benchmark)
+  public static class MatchPerNode {
+    Scenarios.PerNode scenario;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      scenario = Scenarios.matchPerNode(500);
+    }
+  }
+
+  @Benchmark
+  public AllocationOutcome matchAttributePerNode(MatchPerNode m) throws AllocationException {
+    return m.scenario.next();
+  }
+
   @Benchmark
   public AllocationOutcome onlyDeviceTrap(Trap t) throws AllocationException {
     return t.onlyDevice.run(t.onlyDeviceAllocator);
