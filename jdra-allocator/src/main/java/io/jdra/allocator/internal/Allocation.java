@@ -234,9 +234,13 @@ public final class Allocation {
 
   static Dev[] devices(Slices.Gathered view, AllocatedState state, boolean partitionable) {
     DevFacts[] facts = view.devices();
-    Dev[] out = new Dev[facts.length];
     PoolInfo[] pools = view.runPools();
     int[] starts = view.runStarts();
+    if (pools.length == 1) {
+      // A node with one pool (the common case): that pool's array is the whole view's.
+      return pools[0].devices(state.pool(pools[0].lookup), facts, 0, facts.length, partitionable);
+    }
+    Dev[] out = new Dev[facts.length];
     for (int k = 0; k < pools.length; k++) {
       // One lookup per pool, and a pool whose devices in use did not change since the last
       // allocation on this view hands out the same Dev objects.

@@ -14,6 +14,7 @@ import io.jdra.scheduler.framework.QueueingHint;
 import io.jdra.scheduler.framework.ScorePlugin;
 import io.jdra.scheduler.framework.Status;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code spec.nodeSelector} and node affinity (upstream NodeAffinity): required terms filter,
@@ -31,7 +32,9 @@ public final class NodeAffinity implements FilterPlugin, ScorePlugin, EnqueueExt
   @Override
   public Status filter(Ctx ctx, CycleState state, PodInfo pod, NodeInfo node) {
     Pod p = pod.pod();
-    if (p.getSpec().getNodeSelector() == null && p.getSpec().getAffinity() == null) {
+    // Decoded pods carry an empty nodeSelector map rather than none: both select every node.
+    Map<String, String> selector = p.getSpec().getNodeSelector();
+    if ((selector == null || selector.isEmpty()) && p.getSpec().getAffinity() == null) {
       return null;
     }
     return NodeSelectors.requiredNodeAffinityMatches(p, node.node())
