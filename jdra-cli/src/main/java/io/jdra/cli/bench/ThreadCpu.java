@@ -15,16 +15,16 @@ final class ThreadCpu {
   /**
    * Groups in match order. In-process requests run on the API server's event loops (the Vert.x
    * threads), so those also carry the clients' request and response handling. Virtual threads run
-   * on the ForkJoinPool's carrier threads, which the kernel knows by the carriers' names.
+   * on the ForkJoinPool's carrier threads, which the kernel knows by the carriers' names; the
+   * controllers' workers are platform threads.
    */
   static final List<Group> GROUPS =
       List.of(
           new Group("API server (event loops)", "vert\\.x-eventloo"),
           new Group("scheduler loop", "scheduler-loop"),
           new Group("scheduler Filter workers", "scheduler-paral"),
-          new Group(
-              "virtual threads (scheduler binding, ResourceClaim controller workers)",
-              "ForkJoinPool-\\d"),
+          new Group("virtual threads (scheduler binding, event writes)", "ForkJoinPool-\\d"),
+          new Group("ResourceClaim controller workers", "resource-claim-"),
           new Group("informers (watch decoding and handlers)", "-+\\d+-p|(.*-)?pool-\\d"),
           new Group("events", "jdra-event"),
           new Group("bench (pod creates)", "bench-"),
