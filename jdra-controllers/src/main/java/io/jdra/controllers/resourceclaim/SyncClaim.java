@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
+import io.jdra.runtime.client.ApiRequests;
+import io.jdra.runtime.client.Clients;
 import io.jdra.runtime.logging.Logger;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +29,24 @@ final class SyncClaim {
   private final Deps deps;
   private final PodGroupClaim podGroupClaim;
 
+  /**
+   * The release writes (status, then finalizer: two per pod of a template) bypass the client's DSL
+   * as SyncPod's do (see ApiRequests): the status answer is read without managedFields, which the
+   * controller never reads, and the finalizer answer is not read at all.
+   */
+  private final ApiRequests.Resource<ResourceClaim> claimStatus;
+
+  private final ApiRequests.Resource<Void> claimWrites;
+
   SyncClaim(Deps deps) {
     this.deps = deps;
     this.podGroupClaim = new PodGroupClaim(deps);
+    this.claimStatus =
+        new ApiRequests(Clients.withoutManagedFields(deps.client()))
+            .resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class)
+            .subresource("status");
+    this.claimWrites =
+        new ApiRequests(deps.client()).resource("resource.k8s.io/v1", "resourceclaims", Void.class);
   }
 
   void sync(Ctx ctx, String namespace, String name) {
@@ -207,11 +224,8 @@ final class SyncClaim {
             .endMetadata()
             .build();
     try {
-      deps.client()
-          .resources(ResourceClaim.class)
-          .inNamespace(claim.getMetadata().getNamespace())
-          .resource(updated)
-          .update();
+      claimWrites.update(
+          claim.getMetadata().getNamespace(), claim.getMetadata().getName(), updated);
     } catch (KubernetesClientException e) {
       if (e.getCode() == 404) {
         // Deleted meanwhile (by its owner's garbage collection, say): nothing left to release.
@@ -227,11 +241,8 @@ final class SyncClaim {
 
   private ResourceClaim updateStatus(ResourceClaim claim) {
     try {
-      return deps.client()
-          .resources(ResourceClaim.class)
-          .inNamespace(claim.getMetadata().getNamespace())
-          .resource(claim)
-          .updateStatus();
+      return claimStatus.update(
+          claim.getMetadata().getNamespace(), claim.getMetadata().getName(), claim);
     } catch (KubernetesClientException e) {
       throw SyncException.wrap("update status of claim " + kobj(claim), e);
     }
