@@ -79,6 +79,10 @@ final class ClaimRatcheting {
         m.set(MANAGED, managed);
       }
     }
+    if (share && storedManaged && managed != null && obj.get("metadata") instanceof ObjectNode m) {
+      // the stored entries themselves: the field manager then writes their encoding again
+      m.set(MANAGED, Json.at(old, "metadata.managedFields"));
+    }
     return errs;
   }
 

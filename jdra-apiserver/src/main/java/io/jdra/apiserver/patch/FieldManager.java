@@ -450,6 +450,11 @@ final class FieldManager {
       return old == null ? new LinkedHashMap<>() : decodeOrEmpty(old);
     }
     JsonNode requested = updated.path("metadata").get("managedFields");
+    if (old != null
+        && requested != null
+        && requested == old.path("metadata").get("managedFields")) {
+      return decodeOrEmpty(old); // the stored entries themselves (a write that kept them)
+    }
     if (requested != null && requested.isArray()) {
       if (requested.isEmpty()
           || (requested.size() == 1 && requested.get(0).isObject() && requested.get(0).isEmpty())) {
@@ -543,7 +548,7 @@ final class FieldManager {
 
   private static Map<Id, Entry> decodeOrEmpty(ObjectNode obj) {
     try {
-      return ManagedFields.decode(obj.path("metadata").get("managedFields"));
+      return ManagedFields.decode(obj.path("metadata").get("managedFields"), true);
     } catch (IllegalArgumentException | JacksonException e) {
       return new LinkedHashMap<>();
     }
@@ -555,7 +560,11 @@ final class FieldManager {
    */
   private static Map<Id, Entry> copy(Map<Id, Entry> m) {
     Map<Id, Entry> c = new LinkedHashMap<>();
-    m.forEach((k, e) -> c.put(k, new Entry(e.id, e.apiVersion, e.time, e.set)));
+    m.forEach((k, e) ->
+        c.put(
+            k,
+            new Entry(
+                e.id, e.apiVersion, e.time, e.set, e.set == e.encodedSet ? e.encoded : null)));
     return c;
   }
 }

@@ -70,11 +70,34 @@ final class ManagedFields {
     String time;
     FieldSet set;
 
+    /**
+     * The stored FieldsV1 {@link #encodedSet} was decoded from, which the server encoded itself (so
+     * it is what encoding that set gives); null when not known.
+     */
+    final JsonNode encoded;
+
+    final FieldSet encodedSet;
+
     Entry(Id id, String apiVersion, String time, FieldSet set) {
+      this(id, apiVersion, time, set, null);
+    }
+
+    Entry(Id id, String apiVersion, String time, FieldSet set, JsonNode encoded) {
       this.id = id;
       this.apiVersion = apiVersion;
       this.time = time;
       this.set = set;
+      this.encoded = encoded;
+      this.encodedSet = encoded == null ? null : set;
+    }
+
+    /** Its FieldsV1: the stored one while the set is the one decoded from it, else encoded. */
+    JsonNode fieldsV1() {
+      if (encoded != null && set == encodedSet) {
+        assert encoded.equals(set.encode()) : "stored FieldsV1 not in the server's encoding";
+        return encoded; // never changed: stored trees are read only
+      }
+      return set.encode();
     }
   }
 
@@ -95,6 +118,15 @@ final class ManagedFields {
 
   /** Decodes the entries; IllegalArgumentException when they are malformed. */
   static Map<Id, Entry> decode(JsonNode managedFields) {
+    return decode(managedFields, false);
+  }
+
+  /**
+   * Decodes the entries; with {@code stored} (a stored object's entries, which the server encoded)
+   * each entry keeps its FieldsV1 to write again while its set is unchanged, instead of encoding
+   * the set anew.
+   */
+  static Map<Id, Entry> decode(JsonNode managedFields, boolean stored) {
     Map<Id, Entry> out = new LinkedHashMap<>();
     if (managedFields == null || managedFields.isNull()) {
       return out;
@@ -119,13 +151,15 @@ final class ManagedFields {
           APPLY.equals(op)
               ? Id.apply(text(e, "manager"), text(e, "subresource"))
               : Id.update(text(e, "manager"), version, text(e, "subresource"));
-      FieldSet set = FieldSet.decode(e.get("fieldsV1"));
+      JsonNode fieldsV1 = e.get("fieldsV1");
+      FieldSet set = FieldSet.decode(fieldsV1);
       String time = e.hasNonNull("time") ? text(e, "time") : null;
       Entry prev = out.get(id);
       if (prev != null) {
         prev.set = prev.set.union(set);
       } else {
-        out.put(id, new Entry(id, version, time, set));
+        boolean keep = stored && fieldsV1 instanceof ObjectNode;
+        out.put(id, new Entry(id, version, time, set, keep ? fieldsV1 : null));
       }
     }
     return out;
@@ -178,7 +212,7 @@ final class ManagedFields {
         o.put("time", e.time);
       }
       o.put("fieldsType", "FieldsV1");
-      o.set("fieldsV1", e.set.encode());
+      o.set("fieldsV1", e.fieldsV1());
       if (!e.id.subresource.isEmpty()) {
         o.put("subresource", e.id.subresource);
       }

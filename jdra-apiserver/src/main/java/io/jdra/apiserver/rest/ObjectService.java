@@ -466,11 +466,15 @@ public final class ObjectService {
       StoredObject current = get(t, ns, name);
       NamespaceLifecycle.checkDelete(t, name);
       checkPreconditions(t, name, current, o);
-      ObjectNode obj = recentTrees.tree(current);
+      // Read only (shared with other writes): deletion begins on a copy, and the last state
+      // stored gets a metadata object of its own (where the store's resourceVersion goes).
+      ObjectNode obj = recentTrees.read(current);
       admit(Admission.Operation.DELETE, t, "", null, obj, o.user());
       ObjectNode next = Strategies.beginDelete(t, obj, o, clock.instant());
+      assert recentTrees.intact(current, obj) : "the delete changed the tree it read";
       if (next == null) {
-        return deleteNow(t, storeNs, name, current.resourceVersion(), obj, o.dryRun())
+        ObjectNode last = Strategies.withOwnMetadata(obj);
+        return deleteNow(t, storeNs, name, current.resourceVersion(), last, o.dryRun())
             .thenApply(s -> new DeleteResult(s, true));
       }
       if (o.dryRun()) {

@@ -86,6 +86,24 @@ final class Strategies {
   }
 
   /**
+   * A new root and metadata object holding {@code old}'s values (shared): for a tree only the
+   * registry's metadata bookkeeping changes before it is stored (a deleted object's last state).
+   */
+  static ObjectNode withOwnMetadata(ObjectNode old) {
+    ObjectNode next = Json.object();
+    for (Map.Entry<String, JsonNode> e : old.properties()) {
+      if (e.getKey().equals("metadata") && e.getValue() instanceof ObjectNode meta) {
+        ObjectNode m = Json.object();
+        m.setAll(meta);
+        next.set(e.getKey(), m);
+      } else {
+        next.set(e.getKey(), e.getValue());
+      }
+    }
+    return next;
+  }
+
+  /**
    * Applies the update rules to {@code desired} (a fresh tree) given the current object, which is
    * only read: the tree returned shares with it only what admission does not change in place (with
    * {@code share}; see {@link #copyForWrite}).

@@ -67,6 +67,18 @@ class StrategiesCopyForWriteTest {
     }
   }
 
+  @Test
+  void aDeletedObjectsLastStateGetsItsOwnRootAndMetadata() {
+    ObjectNode old = parse();
+    ObjectNode last = Strategies.withOwnMetadata(old);
+
+    sameBytes(last, old);
+    assertThat(last.get("metadata")).isNotSameAs(old.get("metadata"));
+    assertThat(last.get("spec")).isSameAs(old.get("spec"));
+    ((ObjectNode) last.get("metadata")).put("resourceVersion", "7");
+    assertThat(old.get("metadata").has("resourceVersion")).isFalse();
+  }
+
   private static ResourceType type(String group, String plural) {
     return REGISTRY.find(group, "v1", plural).orElseThrow();
   }
