@@ -228,6 +228,30 @@ public final class AllocatedState {
     return m;
   }
 
+  /**
+   * The base map this snapshot shares with others, as an opaque token for {@link #inBase}: a caller
+   * that derived something from a pool's devices in use while the pool was not in the overlay may
+   * reuse it while the token stays the same and the pool stays out of the overlay.
+   */
+  public Object baseToken() {
+    return base;
+  }
+
+  /** The overlay bit of a pool key, for {@link #inBase}; computed once per key. */
+  public static int overlayBit(PoolKey key) {
+    return bit(key);
+  }
+
+  /**
+   * Whether this snapshot's base is {@code token} and the pool with this {@link #overlayBit} is
+   * certainly not in the overlay: then its devices in use are the base's, as when the token was
+   * taken. Reads no map and not the key, which a caller asking for every node's pool finds cold.
+   */
+  public boolean inBase(Object token, int overlayBit) {
+    return token == base
+        && (overlayBits == null || (overlayBits[overlayBit >>> 6] & (1L << overlayBit)) == 0);
+  }
+
   /** How the device is used, or null when it is free (one lookup for all the questions). */
   public Use use(DeviceId key) {
     return pool(key.driver(), key.pool()).get(key.device());

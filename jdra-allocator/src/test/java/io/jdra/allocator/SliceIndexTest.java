@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,45 @@ class SliceIndexTest {
         .containsExactly("r=" + NODE + "/b");
     assertThat(((AllocationOutcome.Unschedulable) bothTaken).explanation().render())
         .contains("already allocated");
+  }
+
+  /**
+   * Snapshots of one tracker share their base map, and the allocator reuses a pool's device view
+   * while the pool stays in that base; a snapshot whose overlay holds the pool, an older one
+   * without it and one after the base was rebuilt, asked in any order, each see their own devices
+   * in use.
+   */
+  @Test
+  void snapshotsSharingABaseEachSeeTheirOwnDevicesInUse() throws Exception {
+    Node node = node(NODE);
+    AllocatedDevices tracker = new AllocatedDevices();
+    AllocatedState none = tracker.snapshot();
+    tracker.add(taken(NODE, "a"), false);
+    AllocatedState aTaken = tracker.snapshot();
+    // Enough other pools change that the next snapshot rebuilds its base with "a" in it.
+    for (int i = 0; i < 40; i++) {
+      tracker.add(taken("other-" + i, "x"), false);
+      tracker.snapshot();
+    }
+    AllocatedState rebuilt = tracker.snapshot();
+    tracker.remove(taken(NODE, "a"), false);
+    AllocatedState aFreed = tracker.snapshot();
+
+    for (AllocatedState state : List.of(none, aTaken, none, rebuilt, aFreed, rebuilt, none)) {
+      boolean taken = state == aTaken || state == rebuilt;
+      assertThat(picks(((AllocationOutcome.Allocated) allocate(state, node)).results().get(0)))
+          .as("a taken: %s", taken)
+          .containsExactly("r=" + NODE + "/" + (taken ? "b" : "a"));
+    }
+  }
+
+  static DeviceRequestAllocationResult taken(String pool, String device) {
+    DeviceRequestAllocationResult r = new DeviceRequestAllocationResult();
+    r.setDriver(DRIVER);
+    r.setPool(pool);
+    r.setDevice(device);
+    r.setRequest("r");
+    return r;
   }
 
   @Test

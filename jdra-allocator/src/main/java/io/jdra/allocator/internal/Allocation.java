@@ -238,7 +238,7 @@ public final class Allocation {
     int[] starts = view.runStarts();
     if (pools.length == 1) {
       // A node with one pool (the common case): that pool's array is the whole view's.
-      return pools[0].devices(state.pool(pools[0].lookup), facts, 0, facts.length, partitionable);
+      return pools[0].devices(state, facts, 0, facts.length, partitionable);
     }
     Dev[] out = new Dev[facts.length];
     for (int k = 0; k < pools.length; k++) {
@@ -247,7 +247,7 @@ public final class Allocation {
       PoolInfo pool = pools[k];
       int from = starts[k];
       int to = starts[k + 1];
-      Dev[] devs = pool.devices(state.pool(pool.lookup), facts, from, to, partitionable);
+      Dev[] devs = pool.devices(state, facts, from, to, partitionable);
       System.arraycopy(devs, 0, out, from, to - from);
     }
     return out;

@@ -39,8 +39,15 @@ final class PoolInfo {
 
   private volatile Available available;
 
-  /** The last {@link #devices} result and what it was made for. */
-  private record Devs(Map<String, AllocatedState.Use> inUse, boolean partitionable, Dev[] devs) {}
+  /** {@link AllocatedState#overlayBit} of {@link #key}. */
+  private final int overlayBit;
+
+  /**
+   * The last {@link #devices} result and what it was made for: the in-use map, and the base token
+   * of the snapshot it came from when it was that snapshot's base map (else null).
+   */
+  private record Devs(
+      Object base, Map<String, AllocatedState.Use> inUse, boolean partitionable, Dev[] devs) {}
 
   private volatile Devs devs;
 
@@ -56,6 +63,7 @@ final class PoolInfo {
     this.name = name;
     this.key = AllocatedState.PoolKey.of(driver, name);
     this.lookup = new AllocatedState.PoolLookup(key);
+    this.overlayBit = AllocatedState.overlayBit(key);
     this.incomplete = incomplete;
     this.invalidReason = invalidReason;
     this.slicesTargetingNode = slicesTargetingNode;
@@ -87,17 +95,25 @@ final class PoolInfo {
 
   /**
    * The search's view of this pool's devices ({@code facts[from..to)}, which must be this pool's
-   * devices of one gathered view, so their indexes stay the same) for the devices in use: made anew
-   * only when the pool's in-use map changed. The array must not be modified.
+   * devices of one gathered view, so their indexes stay the same) for the devices in use in {@code
+   * state}: made anew only when the pool's in-use map changed. The array must not be modified.
    */
-  Dev[] devices(
-      Map<String, AllocatedState.Use> inUse,
-      DevFacts[] facts,
-      int from,
-      int to,
-      boolean partitionable) {
+  Dev[] devices(AllocatedState state, DevFacts[] facts, int from, int to, boolean partitionable) {
     Devs d = devs;
+    // Snapshots share their base for many scheduling cycles: then the answer is known without
+    // looking the pool up (the lookup's objects are as cold as this one, once per node and pod).
+    if (d != null
+        && d.base() != null
+        && d.partitionable() == partitionable
+        && state.inBase(d.base(), overlayBit)) {
+      return d.devs();
+    }
+    Map<String, AllocatedState.Use> inUse = state.pool(lookup);
+    Object base = state.inBase(state.baseToken(), overlayBit) ? state.baseToken() : null;
     if (d != null && d.inUse() == inUse && d.partitionable() == partitionable) {
+      if (d.base() != base) {
+        devs = new Devs(base, inUse, partitionable, d.devs());
+      }
       return d.devs();
     }
     Dev[] out = new Dev[to - from];
@@ -107,7 +123,7 @@ final class PoolInfo {
           partitionable && f.consumesCounters() ? availableCounters(inUse) : null;
       out[i - from] = new Dev(i, f, inUse.isEmpty() ? null : inUse.get(f.id.device()), counters);
     }
-    devs = new Devs(inUse, partitionable, out);
+    devs = new Devs(base, inUse, partitionable, out);
     return out;
   }
 
