@@ -176,11 +176,12 @@ final class Constraints {
     }
 
     /**
-     * Equal typed values: the values of one slice snapshot are canonical, so equal ones are almost
-     * always the same instance; equality decides the rest (values of devices outside the snapshot).
+     * Equal typed values. A search's devices all come from one slice snapshot, whose values are
+     * canonical ({@link Attributes.Interner}): equal values are the same instance, so identity
+     * decides, without reading either value (half the candidates of a pinned constraint differ).
      */
     private static boolean same(Object value, Object pinned) {
-      return value == pinned || value.equals(pinned);
+      return value == pinned;
     }
 
     /** The pinned value(s) once a device was added, else null. */
@@ -243,8 +244,8 @@ final class Constraints {
         return false;
       }
       for (DevFacts.Attribute other : added) {
-        Object o = other.scalar();
-        if (value == o || value.equals(o)) {
+        // Canonical values: identity is equality (see Match#same).
+        if (value == other.scalar()) {
           return false;
         }
       }
