@@ -3,6 +3,7 @@ package io.jdra.cli;
 import io.jdra.cli.bench.BenchReport;
 import io.jdra.cli.bench.BenchResult;
 import io.jdra.cli.bench.Catalog;
+import io.jdra.cli.bench.MeasuredRuns;
 import io.jdra.cli.bench.RunConditions;
 import io.jdra.cli.bench.SchedulerBench;
 import io.jdra.cli.bench.Workload;
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -134,6 +137,17 @@ final class BenchCommand implements Runnable {
     int warmup;
 
     @Option(
+        names = "--count",
+        paramLabel = "N",
+        defaultValue = "1",
+        description =
+            "Measure the workload N times (after the warm-up runs, in this JVM), as go test"
+                + " -count does for scheduler_perf: one line per run, then the summary of the run"
+                + " with the median SchedulingThroughput average and the averages of all runs"
+                + " (default: ${DEFAULT-VALUE}).")
+    int count;
+
+    @Option(
         names = {"--jfr", "--cpuprofile"},
         paramLabel = "FILE",
         description =
@@ -178,6 +192,9 @@ final class BenchCommand implements Runnable {
       if (warmup < 0) {
         throw new UserException("--warmup: must be >= 0, got " + warmup);
       }
+      if (count < 1) {
+        throw new UserException("--count: must be >= 1, got " + count);
+      }
       Workload w;
       try {
         w = catalog.byName(workload);
@@ -199,11 +216,22 @@ final class BenchCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new UserException(e.getMessage(), Errors.EXIT_ERROR, e);
       }
+      List<BenchResult> runs = new ArrayList<>();
       try (Recording rec = jfr == null ? null : startRecording()) {
-        r =
-            new SchedulerBench(w, timeout, err, RunConditions.current(warmup))
-                .withTransport(transport)
-                .run();
+        for (int i = 1; i <= count; i++) {
+          r =
+              new SchedulerBench(w, timeout, err, RunConditions.current(warmup + i - 1))
+                  .withTransport(transport)
+                  .run();
+          runs.add(r);
+          if (count > 1) {
+            err.printf("measured run %d/%d: %s%n", i, count, r.summaryLine());
+            err.flush();
+          }
+          if (!r.ok()) {
+            break;
+          }
+        }
         if (rec != null) {
           rec.stop();
           err.printf("JFR profile written to %s%n", jfr);
@@ -212,11 +240,16 @@ final class BenchCommand implements Runnable {
         // A template or config that cannot be read: what and where, no stack trace.
         throw new UserException(e.getMessage(), Errors.EXIT_ERROR, e);
       }
+      r = MeasuredRuns.reported(runs);
       if (json || output == Format.json) {
         out.println(r.json());
         out.flush();
       } else {
         r.printTable(out);
+      }
+      if (runs.size() > 1 && r.ok()) {
+        (json || output == Format.json ? err : out).println(MeasuredRuns.summary(runs));
+        (json || output == Format.json ? err : out).flush();
       }
       if (jsonFile != null) {
         Files.writeString(jsonFile, r.json() + "\n", StandardCharsets.UTF_8);

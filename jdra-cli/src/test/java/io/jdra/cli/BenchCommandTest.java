@@ -170,6 +170,39 @@ class BenchCommandTest {
   }
 
   @Test
+  void countMeasuresSeveralTimesAndReportsTheMedianRun() throws Exception {
+    List<String> args =
+        withTemplates(
+            List.of(
+                "bench",
+                "scheduler",
+                "--workload",
+                "SchedulingWithResourceClaimTemplate/fast",
+                "--count",
+                "2"));
+
+    Result r = CliTest.run(args.toArray(String[]::new));
+
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.err())
+        .containsOnlyOnce("measured run 1/2: ")
+        .containsOnlyOnce("measured run 2/2: ");
+    assertThat(r.out())
+        .containsOnlyOnce("SchedulingThroughput pods/s")
+        .containsPattern(
+            "SchedulingThroughput average over 2 measured runs: median [0-9.]+ pods/s \\(runs:"
+                + " [0-9.]+, [0-9.]+\\)");
+  }
+
+  @Test
+  void countBelowOneIsOneLineExitOne() {
+    Result r = CliTest.run("bench", "scheduler", "--count", "0");
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err()).startsWith("error: --count: must be >= 1, got 0");
+  }
+
+  @Test
   void negativeWarmUpIsOneLineExitOne() {
     Result r = CliTest.run("bench", "scheduler", "--warmup", "-1");
 
