@@ -57,6 +57,11 @@ public final class ClientSerialization extends KubernetesSerialization {
     return configured;
   }
 
+  /** The mapper fabric8 configured (with the module above), for tests. */
+  ObjectMapper configuredMapper() {
+    return configured;
+  }
+
   @Override
   public <T> T unmarshal(InputStream is, TypeReference<T> type) {
     if (!(is instanceof ByteArrayInputStream in)) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.jdra.runtime.bench.DecodeBench;
+import io.jdra.runtime.bench.WatchDecodeBench;
 import io.jdra.testing.objects.Make;
 import io.jdra.testing.objects.UpstreamExamples;
 import java.io.ByteArrayInputStream;
@@ -224,7 +225,10 @@ class ClientSerializationTest {
     return o.toString();
   }
 
-  /** Objects as API servers send them (also read by {@link TrimManagedFieldsTest}). */
+  /**
+   * Objects as API servers send them (also read by {@link TrimManagedFieldsTest}), among them the
+   * pods and claims of the scheduler benchmark's steady state as jdra's API server sent them.
+   */
   static List<String> corpus() throws IOException {
     List<String> c = new ArrayList<>(literals());
     Stream.of(
@@ -261,6 +265,9 @@ class ClientSerializationTest {
         .map(FABRIC8::asJson)
         .forEach(c::add);
     c.addAll(upstreamExamples());
+    for (String event : WatchDecodeBench.steadyStatePodEvents()) {
+      c.add(FABRIC8.unmarshal(event, ObjectNode.class).get("object").toString());
+    }
     return c;
   }
 
