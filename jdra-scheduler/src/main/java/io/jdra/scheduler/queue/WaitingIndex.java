@@ -16,8 +16,9 @@ import java.util.Set;
  * {@link QueueingHint.Narrowing} the plugins registered. With it an event whose hints all narrow (a
  * claim created for one pod) looks at the pods waiting for that object, not at every waiting pod:
  * in a burst of pods with claims, thousands wait for their claims at once and each claim event
- * asked every one of them. Pods any event may move (no rejecting plugin) are always candidates. Not
- * thread-safe: the queue uses it under its lock.
+ * asked every one of them. Every pod in the pool has a gating or a rejecting plugin (the queue
+ * sends a pod without one to backoffQ), so only those plugins' hints can move it. Not thread-safe:
+ * the queue uses it under its lock.
  */
 final class WaitingIndex {
   private record Entry(long seq, List<Map.Entry<QueueingHint.Narrowing, String>> keys) {}
@@ -26,7 +27,6 @@ final class WaitingIndex {
   private final Map<QueueingHint.Narrowing, Map<String, Set<QueuedPodInfo>>> byKey =
       new IdentityHashMap<>();
   private final Map<String, Entry> entries = new HashMap<>();
-  private final Set<QueuedPodInfo> unrestricted = new LinkedHashSet<>();
   private long nextSeq;
 
   WaitingIndex(List<QueueingHint.Narrowing> narrowings) {
@@ -43,17 +43,20 @@ final class WaitingIndex {
 
   /** The pod's object changed while in the pool: its keys again, its place in pool order kept. */
   void reindex(QueuedPodInfo p) {
-    Entry e = remove(p);
+    Entry e = unindex(p);
     index(p, e == null ? nextSeq++ : e.seq());
   }
 
   /** The pod left the pool. */
-  Entry remove(QueuedPodInfo p) {
+  void remove(QueuedPodInfo p) {
+    unindex(p);
+  }
+
+  private Entry unindex(QueuedPodInfo p) {
     Entry e = entries.remove(p.uid());
     if (e == null) {
       return null;
     }
-    unrestricted.remove(p);
     for (Map.Entry<QueueingHint.Narrowing, String> k : e.keys()) {
       Map<String, Set<QueuedPodInfo>> index = byKey.get(k.getKey());
       Set<QueuedPodInfo> pods = index.get(k.getValue());
@@ -76,11 +79,6 @@ final class WaitingIndex {
             }
           });
     }
-    if (p.gatingPlugin() == null
-        && p.unschedulablePlugins().isEmpty()
-        && p.pendingPlugins().isEmpty()) {
-      unrestricted.add(p);
-    }
     entries.put(p.uid(), new Entry(seq, keys));
   }
 
@@ -93,9 +91,8 @@ final class WaitingIndex {
     }
   }
 
-  /** The collected pods plus the unrestricted ones, in the pool's order. */
+  /** The collected pods in the pool's order. */
   List<QueuedPodInfo> inPoolOrder(Set<QueuedPodInfo> collected) {
-    collected.addAll(unrestricted);
     List<QueuedPodInfo> out = new ArrayList<>(collected);
     if (out.size() > 1) {
       out.sort(Comparator.comparingLong(p -> entries.get(p.uid()).seq()));
