@@ -206,7 +206,6 @@ final class BenchCommand implements Runnable {
       err.printf(
           "transport: %s%n", transport == SchedulerBench.Transport.HTTP ? "http" : "in-process");
       err.flush();
-      BenchResult r;
       try {
         BenchResult wrong = warmUp(w, err);
         if (wrong != null) {
@@ -219,10 +218,7 @@ final class BenchCommand implements Runnable {
       List<BenchResult> runs = new ArrayList<>();
       try (Recording rec = jfr == null ? null : startRecording()) {
         for (int i = 1; i <= count; i++) {
-          r =
-              new SchedulerBench(w, timeout, err, RunConditions.current(warmup + i - 1))
-                  .withTransport(transport)
-                  .run();
+          BenchResult r = runOnce(w, err, warmup + i - 1);
           runs.add(r);
           if (count > 1) {
             err.printf("measured run %d/%d: %s%n", i, count, r.summaryLine());
@@ -240,7 +236,7 @@ final class BenchCommand implements Runnable {
         // A template or config that cannot be read: what and where, no stack trace.
         throw new UserException(e.getMessage(), Errors.EXIT_ERROR, e);
       }
-      r = MeasuredRuns.reported(runs);
+      BenchResult r = MeasuredRuns.reported(runs);
       if (json || output == Format.json) {
         out.println(r.json());
         out.flush();
@@ -248,8 +244,9 @@ final class BenchCommand implements Runnable {
         r.printTable(out);
       }
       if (runs.size() > 1 && r.ok()) {
-        (json || output == Format.json ? err : out).println(MeasuredRuns.summary(runs));
-        (json || output == Format.json ? err : out).flush();
+        PrintWriter summary = json || output == Format.json ? err : out;
+        summary.println(MeasuredRuns.summary(runs));
+        summary.flush();
       }
       if (jsonFile != null) {
         Files.writeString(jsonFile, r.json() + "\n", StandardCharsets.UTF_8);
@@ -268,10 +265,7 @@ final class BenchCommand implements Runnable {
      */
     private BenchResult warmUp(Workload w, PrintWriter err) throws Exception {
       for (int i = 1; i <= warmup; i++) {
-        BenchResult r =
-            new SchedulerBench(w, timeout, err, RunConditions.current(i - 1))
-                .withTransport(transport)
-                .run();
+        BenchResult r = runOnce(w, err, i - 1);
         err.printf("warm-up run %d/%d: %s%n", i, warmup, r.summaryLine());
         err.flush();
         if (!r.ok()) {
@@ -280,6 +274,13 @@ final class BenchCommand implements Runnable {
         }
       }
       return null;
+    }
+
+    /** One run of the workload, with fresh components, after {@code runsBefore} in this JVM. */
+    private BenchResult runOnce(Workload w, PrintWriter err, int runsBefore) throws Exception {
+      return new SchedulerBench(w, timeout, err, RunConditions.current(runsBefore))
+          .withTransport(transport)
+          .run();
     }
 
     private Recording startRecording() throws IOException {
