@@ -6,6 +6,7 @@ import io.jdra.cli.bench.Catalog;
 import io.jdra.cli.bench.MeasuredRuns;
 import io.jdra.cli.bench.RunConditions;
 import io.jdra.cli.bench.SchedulerBench;
+import io.jdra.cli.bench.Warmup;
 import io.jdra.cli.bench.Workload;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -126,15 +127,23 @@ final class BenchCommand implements Runnable {
 
     @Option(
         names = "--warmup",
-        paramLabel = "N",
+        paramLabel = "N|auto",
         defaultValue = "0",
         description =
             "Run the workload N times before the measured run, in this JVM, each with a fresh API"
                 + " server, controller and scheduler, so that the measured run sees compiled code"
-                + " as a long-running scheduler does. The jdra script runs the JVM with C1 only"
-                + " without warm-up (a cold start on two cores is mostly C2 compiling) and with"
-                + " C1 and C2 when N > 0. The output says which (default: ${DEFAULT-VALUE}).")
-    int warmup;
+                + " as a long-running scheduler does; 'auto' runs it until the JIT compilers took"
+                + " at most 3 % of a run's CPU (at most 20 runs; auto:MAX sets the most). The jdra"
+                + " script runs the JVM"
+                + " with C1 only without warm-up (a cold start on two cores is mostly C2"
+                + " compiling) and with C1 and C2 otherwise. The output says which (default:"
+                + " ${DEFAULT-VALUE}).")
+    String warmupValue;
+
+    private Warmup warmup;
+
+    /** Warm-up runs made before the measured ones. */
+    private int warmedUp;
 
     @Option(
         names = "--count",
@@ -189,8 +198,10 @@ final class BenchCommand implements Runnable {
         out.flush();
         return 0;
       }
-      if (warmup < 0) {
-        throw new UserException("--warmup: must be >= 0, got " + warmup);
+      try {
+        warmup = Warmup.parse(warmupValue);
+      } catch (IllegalArgumentException e) {
+        throw new UserException("--warmup: " + e.getMessage());
       }
       if (count < 1) {
         throw new UserException("--count: must be >= 1, got " + count);
@@ -218,7 +229,7 @@ final class BenchCommand implements Runnable {
       List<BenchResult> runs = new ArrayList<>();
       try (Recording rec = jfr == null ? null : startRecording()) {
         for (int i = 1; i <= count; i++) {
-          BenchResult r = runOnce(w, err, warmup + i - 1);
+          BenchResult r = runOnce(w, err, warmedUp + i - 1);
           runs.add(r);
           if (count > 1) {
             err.printf("measured run %d/%d: %s%n", i, count, r.summaryLine());
@@ -264,14 +275,28 @@ final class BenchCommand implements Runnable {
      * bug worth seeing at once), else null.
      */
     private BenchResult warmUp(Workload w, PrintWriter err) throws Exception {
-      for (int i = 1; i <= warmup; i++) {
-        BenchResult r = runOnce(w, err, i - 1);
-        err.printf("warm-up run %d/%d: %s%n", i, warmup, r.summaryLine());
+      double jitShare = Double.NaN;
+      while (warmup.another(warmedUp, jitShare)) {
+        BenchResult r = runOnce(w, err, warmedUp);
+        warmedUp++;
+        jitShare = r.jitShare();
+        err.printf(
+            "warm-up run %s: %s%s%n",
+            warmup.label(warmedUp),
+            r.summaryLine(),
+            warmup.auto() ? ", JIT " + Warmup.percent(jitShare) + " of CPU" : "");
         err.flush();
         if (!r.ok()) {
-          err.printf("warm-up run %d ended in a wrong state; not measuring%n", i);
+          err.printf("warm-up run %d ended in a wrong state; not measuring%n", warmedUp);
           return r;
         }
+      }
+      if (warmup.auto() && !(jitShare <= Warmup.AUTO_JIT_SHARE)) {
+        err.printf(
+            "warm-up: the JIT compilers still took %s of the last run's CPU after %d runs;"
+                + " measuring anyway%n",
+            Warmup.percent(jitShare), warmedUp);
+        err.flush();
       }
       return null;
     }

@@ -170,6 +170,47 @@ class BenchCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void autoWarmUpSaysTheJitShareOfEachRunAndCountsItsRuns() throws Exception {
+    List<String> args =
+        withTemplates(
+            List.of(
+                "bench",
+                "scheduler",
+                "--workload",
+                "SchedulingWithResourceClaimTemplate/fast",
+                "--warmup",
+                "auto:2",
+                "-o",
+                "json"));
+
+    Result r = CliTest.run(args.toArray(String[]::new));
+
+    assertThat(r.code()).as(r.err()).isZero();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "warm-up run (\\d): .* end state ok, JIT ([0-9.]+ %|unknown) of CPU")
+            .matcher(r.err());
+    int lines = 0;
+    while (m.find()) {
+      lines++;
+      assertThat(m.group(1)).isEqualTo(String.valueOf(lines));
+    }
+    assertThat(lines).as(r.err()).isBetween(1, 2);
+    Map<String, Object> doc = Serialization.unmarshal(r.out(), Map.class);
+    assertThat((Map<String, Object>) doc.get("conditions")).containsEntry("warmupRuns", lines);
+  }
+
+  @Test
+  void warmUpThatIsNotANumberOrAutoIsOneLineExitOne() {
+    Result r = CliTest.run("bench", "scheduler", "--warmup", "lots");
+
+    assertThat(r.code()).isEqualTo(1);
+    assertThat(r.err())
+        .startsWith("error: --warmup: must be a number >= 0, 'auto' or 'auto:MAX', got 'lots'");
+  }
+
+  @Test
   void countMeasuresSeveralTimesAndReportsTheMedianRun() throws Exception {
     List<String> args =
         withTemplates(

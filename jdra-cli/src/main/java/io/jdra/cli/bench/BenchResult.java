@@ -67,6 +67,16 @@ public record BenchResult(
     return new Row(metric, label, unit, avg, p);
   }
 
+  /**
+   * The JIT compiler threads' share of the process's CPU during the measured phase; NaN where the
+   * per-thread CPU is unknown (off Linux) or no pod was measured.
+   */
+  public double jitShare() {
+    Long jit = measured.threadCpuNanos().get(ThreadCpu.JIT);
+    long all = measured.cpuNanos();
+    return jit == null || all <= 0 ? Double.NaN : (double) jit / all;
+  }
+
   /** Throughput, CPU per pod and the end state on one line, for progress output. */
   public String summaryLine() {
     return String.format(

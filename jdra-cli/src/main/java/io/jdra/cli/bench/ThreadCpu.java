@@ -18,6 +18,9 @@ final class ThreadCpu {
    * on the ForkJoinPool's carrier threads, which the kernel knows by the carriers' names; the
    * controllers' workers are platform threads.
    */
+  /** The group of the JIT compiler threads. */
+  static final String JIT = "JIT compilers";
+
   static final List<Group> GROUPS =
       List.of(
           new Group("API server (event loops)", "vert\\.x-eventloo"),
@@ -28,7 +31,7 @@ final class ThreadCpu {
           new Group("informers (watch decoding and handlers)", "-+\\d+-p|(.*-)?pool-\\d"),
           new Group("events", "jdra-event"),
           new Group("bench (pod creates)", "bench-"),
-          new Group("JIT compilers", "C[12] Compiler"),
+          new Group(JIT, "C[12] Compiler"),
           new Group("GC", "GC Thread|G1 |VM Thread"));
 
   /** A group's name and the pattern of its threads' kernel names. */
