@@ -35,6 +35,16 @@ public interface Allocator {
       throws AllocationException;
 
   /**
+   * As {@link #allocate(Node, List, Deadline)}, with what earlier calls on this node kept in {@code
+   * cache} (one per node name, see {@link NodeCache}); the outcome is the same.
+   */
+  default AllocationOutcome allocate(
+      Node node, NodeCache cache, List<ResourceClaim> claims, Deadline deadline)
+      throws AllocationException {
+    return allocate(node, claims, deadline);
+  }
+
+  /**
    * An allocator that evaluates selectors with jdra-cel, in the environment for stored expressions
    * with list-type attributes and consumable capacity as {@code features} say.
    */
@@ -55,7 +65,19 @@ public interface Allocator {
         new Allocation.Inputs(
             slices.features, allocatedState, classes, slices.slices, Allocation.DEFAULT_BUDGET);
     Allocation.PerAllocator kept = new Allocation.PerAllocator();
-    return (node, claims, deadline) ->
-        Allocation.run(inputs, kept, node, List.copyOf(claims), deadline);
+    return new Allocator() {
+      @Override
+      public AllocationOutcome allocate(Node node, List<ResourceClaim> claims, Deadline deadline)
+          throws AllocationException {
+        return Allocation.run(inputs, kept, node, null, List.copyOf(claims), deadline);
+      }
+
+      @Override
+      public AllocationOutcome allocate(
+          Node node, NodeCache cache, List<ResourceClaim> claims, Deadline deadline)
+          throws AllocationException {
+        return Allocation.run(inputs, kept, node, cache, List.copyOf(claims), deadline);
+      }
+    };
   }
 }

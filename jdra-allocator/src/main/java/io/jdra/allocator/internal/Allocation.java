@@ -11,6 +11,7 @@ import io.jdra.allocator.AllocatorFeatures;
 import io.jdra.allocator.Deadline;
 import io.jdra.allocator.DeviceClassLister;
 import io.jdra.allocator.Explanation;
+import io.jdra.allocator.NodeCache;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,7 +57,7 @@ public final class Allocation {
   public static AllocationOutcome run(
       Inputs in, Node node, List<ResourceClaim> claims, Deadline deadline)
       throws AllocationException {
-    return run(in, new PerAllocator(), node, claims, deadline);
+    return run(in, new PerAllocator(), node, null, claims, deadline);
   }
 
   /**
@@ -70,13 +71,19 @@ public final class Allocation {
   }
 
   /**
-   * As {@link #run(Inputs, Node, List, Deadline)}, with what earlier calls of one allocator kept.
+   * As {@link #run(Inputs, Node, List, Deadline)}, with what earlier calls of one allocator kept,
+   * and what earlier calls on this node kept in {@code cache} (may be null).
    */
   public static AllocationOutcome run(
-      Inputs in, PerAllocator kept, Node node, List<ResourceClaim> claims, Deadline deadline)
+      Inputs in,
+      PerAllocator kept,
+      Node node,
+      NodeCache cache,
+      List<ResourceClaim> claims,
+      Deadline deadline)
       throws AllocationException {
     try {
-      Slices.Gathered gathered = in.index().gather(node);
+      Slices.Gathered gathered = in.index().gather(node, cache);
       PreparedClaims prepared = kept.prepared.get(in, claims);
       if (gathered.nodeIndependent()) {
         return kept.shared.get(

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceSpec;
 import io.jdra.allocator.AllocationException;
 import io.jdra.allocator.AllocatorFeatures;
+import io.jdra.allocator.NodeCache;
 import io.jdra.api.names.DeviceId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,9 +44,11 @@ public final class Slices {
   /**
    * A node's pools and candidate devices, for the node object they were gathered for. When {@code
    * nodeIndependent}, the same object serves every node without node-local slices (its {@code node}
-   * is null), and an allocation on it does not depend on which of those nodes it is for.
+   * is null), and an allocation on it does not depend on which of those nodes it is for. {@code
+   * owner} is the index that gathered it (a {@link NodeCache} may hold a view of an older index).
    */
   record Gathered(
+      Slices owner,
       Node node,
       List<PoolInfo> pools,
       List<Pools.Skipped> skipped,
@@ -56,12 +59,13 @@ public final class Slices {
       int[] runStarts) {
 
     Gathered(
+        Slices owner,
         Node node,
         List<PoolInfo> pools,
         List<Pools.Skipped> skipped,
         DevFacts[] devices,
         boolean nodeIndependent) {
-      this(node, pools, skipped, devices, nodeIndependent, new byte[MAX_KEYS][], null, null);
+      this(owner, node, pools, skipped, devices, nodeIndependent, new byte[MAX_KEYS][], null, null);
     }
 
     /**
@@ -162,6 +166,29 @@ public final class Slices {
    * changed, when their labels change). The result and its lists must not be modified.
    */
   Gathered gather(Node node) throws AllocationException {
+    return gather(node, null);
+  }
+
+  /**
+   * As {@link #gather(Node)}, first asking {@code cache} (one per node name, may be null), which
+   * then keeps the answer: the view there serves when this index made it and, unless it serves
+   * every node without slices of its own, for this node object, exactly as the lookup by name does.
+   */
+  Gathered gather(Node node, NodeCache cache) throws AllocationException {
+    if (cache == null || node == null) {
+      return lookup(node);
+    }
+    if (cache.view() instanceof Gathered g
+        && g.owner() == this
+        && (g.nodeIndependent() || g.node() == node)) {
+      return g;
+    }
+    Gathered g = lookup(node);
+    cache.view(g);
+    return g;
+  }
+
+  private Gathered lookup(Node node) throws AllocationException {
     String name = NodeMatcher.name(node);
     // One lookup per node and pod: a node's entry is its own view, or the shared one when it has
     // no slices of its own (which no node object changes while these slices stay).
@@ -178,7 +205,7 @@ public final class Slices {
     }
     List<Pools.Skipped> skipped = new ArrayList<>();
     List<PoolInfo> pools = Pools.gather(forNode(name), all, node, features, skipped);
-    g = new Gathered(node, numbered(pools), List.copyOf(skipped), facts(pools), false);
+    g = new Gathered(this, node, numbered(pools), List.copyOf(skipped), facts(pools), false);
     if (node != null) {
       gathered.put(name, g);
     }
@@ -192,7 +219,7 @@ public final class Slices {
       List<Pools.Skipped> skipped = new ArrayList<>();
       // No slice here selects nodes by name, selector or per device, so no node is needed.
       List<PoolInfo> pools = Pools.gather(shared, all, null, features, skipped);
-      g = new Gathered(null, numbered(pools), List.copyOf(skipped), facts(pools), true);
+      g = new Gathered(this, null, numbered(pools), List.copyOf(skipped), facts(pools), true);
       sharedGathered = g;
     }
     return g;

@@ -2,6 +2,7 @@ package io.jdra.scheduler.framework;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
+import io.jdra.allocator.NodeCache;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,6 +33,13 @@ public final class NodeInfo {
    */
   private final List<Taint> taints;
 
+  /**
+   * What the DRA allocator remembers about this node (its pools and devices), handed on to every
+   * later NodeInfo of this name: Filter finds them through here instead of a lookup by node name
+   * per node and pod. The one mutable part, a cache that never changes what plugins see.
+   */
+  private final NodeCache allocatorCache;
+
   private NodeInfo(
       Node node,
       String name,
@@ -39,7 +47,9 @@ public final class NodeInfo {
       Resource requested,
       Resource nonZeroRequested,
       List<PodInfo> pods,
-      long generation) {
+      long generation,
+      NodeCache allocatorCache) {
+    this.allocatorCache = allocatorCache;
     this.node = node;
     this.name = name;
     this.allocatable = allocatable;
@@ -69,12 +79,14 @@ public final class NodeInfo {
         Resource.ZERO,
         Resource.ZERO,
         List.of(),
-        0);
+        0,
+        new NodeCache());
   }
 
   /** Pods known before their node (name only, no Node object yet). */
   public static NodeInfo placeholder(String name) {
-    return new NodeInfo(null, name, Resource.ZERO, Resource.ZERO, Resource.ZERO, List.of(), 0);
+    return new NodeInfo(
+        null, name, Resource.ZERO, Resource.ZERO, Resource.ZERO, List.of(), 0, new NodeCache());
   }
 
   /** This NodeInfo with another Node object (same pods). */
@@ -86,7 +98,8 @@ public final class NodeInfo {
         requested,
         nonZeroRequested,
         pods,
-        gen);
+        gen,
+        allocatorCache);
   }
 
   public NodeInfo withPod(PodInfo p, long gen) {
@@ -100,7 +113,8 @@ public final class NodeInfo {
         requested.plus(p.request()),
         nonZeroRequested.plus(p.nonZeroRequest()),
         List.copyOf(ps),
-        gen);
+        gen,
+        allocatorCache);
   }
 
   /** Without the pod with this UID; this same object when it is not here. */
@@ -117,7 +131,8 @@ public final class NodeInfo {
             requested.minus(p.request()),
             nonZeroRequested.minus(p.nonZeroRequest()),
             List.copyOf(ps),
-            gen);
+            gen,
+            allocatorCache);
       }
     }
     return this;
@@ -154,6 +169,11 @@ public final class NodeInfo {
   /** As {@link #requested()} with the non-zero defaults, for scoring. */
   public Resource nonZeroRequested() {
     return nonZeroRequested;
+  }
+
+  /** Where the DRA allocator keeps what it learned about this node (see {@link NodeCache}). */
+  public NodeCache allocatorCache() {
+    return allocatorCache;
   }
 
   public List<PodInfo> pods() {

@@ -345,7 +345,7 @@ public final class DynamicResources
       outcome =
           forNode.isEmpty()
               ? new AllocationOutcome.Allocated(List.of())
-              : s.allocator.allocate(node, forNode, deadline);
+              : s.allocator.allocate(node, nodeInfo.allocatorCache(), forNode, deadline);
     } catch (AllocationException e) {
       if (e.isNodeLocal()) {
         return Status.unschedulable(e.getMessage());
