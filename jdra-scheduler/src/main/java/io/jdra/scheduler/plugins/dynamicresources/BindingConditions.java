@@ -2,9 +2,9 @@ package io.jdra.scheduler.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocatedDeviceStatus;
+import io.fabric8.kubernetes.api.model.resource.v1.AllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.jdra.runtime.Ctx;
 import io.jdra.scheduler.framework.Status;
 import java.time.Duration;
@@ -48,19 +48,20 @@ final class BindingConditions {
     return false;
   }
 
-  /** The allocation to write, stamped with the time it is made (upstream's bindClaim). */
+  /**
+   * The allocation to write, stamped with the time it is made (upstream's bindClaim): new claim,
+   * status and allocation objects sharing everything else with {@code allocated}, which nobody
+   * changes (a builder's deep copy of the whole claim was most of this on every binding).
+   */
   static ResourceClaim withAllocationTimestamp(ResourceClaim allocated, Instant now) {
-    if (allocated.getStatus().getAllocation().getAllocationTimestamp() != null) {
+    AllocationResult old = allocated.getStatus().getAllocation();
+    if (old.getAllocationTimestamp() != null) {
       return allocated;
     }
     String time = DateTimeFormatter.ISO_INSTANT.format(now.truncatedTo(ChronoUnit.SECONDS));
-    return new ResourceClaimBuilder(allocated)
-        .editStatus()
-        .editAllocation()
-        .withAllocationTimestamp(time)
-        .endAllocation()
-        .endStatus()
-        .build();
+    AllocationResult stamped = new AllocationResult(time, old.getDevices(), old.getNodeSelector());
+    old.getAdditionalProperties().forEach(stamped::setAdditionalProperty);
+    return DynamicResources.withAllocation(allocated, stamped);
   }
 
   /**

@@ -280,4 +280,52 @@ class BindingConditionsTest {
                 .getAllocationTimestamp())
         .isNull();
   }
+
+  /**
+   * The stamped claim PreBind writes is what a builder's deep copy with the timestamp gives (same
+   * object by equals, same JSON), and the claim it came from stays as it was.
+   */
+  @Test
+  void stampedAllocationIsTheBuildersCopyWithTheTimestamp() {
+    ResourceClaim allocated =
+        Make.claim("a")
+            .namespace("default")
+            .uid("uid-a")
+            .resourceVersion("7")
+            .request(DRIVER)
+            .allocatedOn("node-1", DRIVER, "gpu-0")
+            .reservedForPod("other", "uid-other")
+            .obj();
+    allocated
+        .getStatus()
+        .setDevices(
+            List.of(
+                new AllocatedDeviceStatusBuilder()
+                    .withDriver(DRIVER)
+                    .withPool("node-1")
+                    .withDevice("gpu-0")
+                    .build()));
+    allocated.getStatus().getAllocation().setAdditionalProperty("future", "x");
+    allocated.getStatus().setAdditionalProperty("statusFuture", 1);
+    allocated.setAdditionalProperty("claimFuture", true);
+    var serialization = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+    String before = serialization.asJson(allocated);
+    Instant now = Instant.parse("2026-05-15T14:00:00.750Z");
+
+    ResourceClaim stamped = BindingConditions.withAllocationTimestamp(allocated, now);
+    ResourceClaim viaBuilder =
+        new ResourceClaimBuilder(allocated)
+            .editStatus()
+            .editAllocation()
+            .withAllocationTimestamp("2026-05-15T14:00:00Z")
+            .endAllocation()
+            .endStatus()
+            .build();
+
+    assertThat(stamped).isEqualTo(viaBuilder);
+    assertThat(serialization.asJson(stamped)).isEqualTo(serialization.asJson(viaBuilder));
+    assertThat(serialization.asJson(allocated)).isEqualTo(before);
+    assertThat(BindingConditions.withAllocationTimestamp(stamped, now.plusSeconds(60)))
+        .isSameAs(stamped);
+  }
 }
