@@ -3,11 +3,13 @@ package io.jdra.controllers.resourceclaim;
 import static io.jdra.runtime.logging.Klog.kobj;
 import static io.jdra.runtime.logging.Klog.kref;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
@@ -172,13 +174,8 @@ final class SyncClaim {
    * goes, as nothing protects an unallocated claim.
    */
   private void release(Ctx ctx, ResourceClaim claim, List<ResourceClaimConsumerReference> valid) {
-    ResourceClaimBuilder b = new ResourceClaimBuilder(claim);
-    b.editOrNewStatus().withReservedFor(valid).endStatus();
     boolean deallocate = valid.isEmpty() && finalizers(claim).contains(ResourceClaims.FINALIZER);
-    if (deallocate) {
-      b.editStatus().withAllocation(null).withDevices(List.of()).endStatus();
-    }
-    ResourceClaim updated = updateStatus(b.build());
+    ResourceClaim updated = updateStatus(released(claim, valid, deallocate));
     ctx.logger()
         .v(2)
         .info(
@@ -193,20 +190,47 @@ final class SyncClaim {
   }
 
   /**
+   * The claim with only {@code valid} in {@code reservedFor} and, when {@code deallocate}, without
+   * allocation and device statuses: new claim and status objects sharing the rest with the
+   * informer's claim, which nobody changes (a builder's deep copy of the whole claim cost more than
+   * the rest of a release outside the API call).
+   */
+  static ResourceClaim released(
+      ResourceClaim claim, List<ResourceClaimConsumerReference> valid, boolean deallocate) {
+    ResourceClaimStatus old = claim.getStatus();
+    ResourceClaimStatus status =
+        old == null
+            ? new ResourceClaimStatus()
+            : new ResourceClaimStatus(old.getAllocation(), old.getDevices(), old.getReservedFor());
+    if (old != null) {
+      old.getAdditionalProperties().forEach(status::setAdditionalProperty);
+    }
+    status.setReservedFor(new ArrayList<>(valid));
+    if (deallocate) {
+      status.setAllocation(null);
+      status.setDevices(new ArrayList<>());
+    }
+    return withParts(claim, claim.getMetadata(), status);
+  }
+
+  /** The claim with this metadata and status, sharing its spec and the rest. */
+  private static ResourceClaim withParts(
+      ResourceClaim claim, ObjectMeta metadata, ResourceClaimStatus status) {
+    ResourceClaim out =
+        new ResourceClaim(
+            claim.getApiVersion(), claim.getKind(), metadata, claim.getSpec(), status);
+    claim.getAdditionalProperties().forEach(out::setAdditionalProperty);
+    return out;
+  }
+
+  /**
    * A claim being deleted with no consumer: clear a left-over allocation (a claim that stopped
    * being used but stayed allocated), then unblock its removal.
    */
   private void deallocateDeleted(Ctx ctx, ResourceClaim claim) {
     ResourceClaim current = claim;
     if (claim.getStatus() != null && claim.getStatus().getAllocation() != null) {
-      current =
-          updateStatus(
-              new ResourceClaimBuilder(claim)
-                  .editStatus()
-                  .withAllocation(null)
-                  .withDevices(List.of())
-                  .endStatus()
-                  .build());
+      current = updateStatus(released(claim, ResourceClaims.reservedFor(claim), true));
       ctx.logger().v(2).info("Deallocated claim being deleted", "claim", kobj(claim));
     }
     removeFinalizer(ctx, current);
@@ -217,12 +241,7 @@ final class SyncClaim {
     if (!finalizers.remove(ResourceClaims.FINALIZER)) {
       return;
     }
-    ResourceClaim updated =
-        new ResourceClaimBuilder(claim)
-            .editMetadata()
-            .withFinalizers(finalizers)
-            .endMetadata()
-            .build();
+    ResourceClaim updated = withoutFinalizer(claim, finalizers);
     try {
       claimWrites.update(
           claim.getMetadata().getNamespace(), claim.getMetadata().getName(), updated);
@@ -237,6 +256,15 @@ final class SyncClaim {
     ctx.logger()
         .v(2)
         .info("Removed finalizer", "claim", kobj(claim), "finalizer", ResourceClaims.FINALIZER);
+  }
+
+  /**
+   * The claim with these finalizers: new metadata, the rest shared with {@code claim} (the answer
+   * of the status write or the informer's claim, which nobody changes).
+   */
+  static ResourceClaim withoutFinalizer(ResourceClaim claim, List<String> finalizers) {
+    ObjectMeta meta = new ObjectMetaBuilder(claim.getMetadata()).withFinalizers(finalizers).build();
+    return withParts(claim, meta, claim.getStatus());
   }
 
   private ResourceClaim updateStatus(ResourceClaim claim) {
