@@ -240,22 +240,19 @@ public final class Allocation {
   }
 
   static Dev[] devices(Slices.Gathered view, AllocatedState state, boolean partitionable) {
-    DevFacts[] facts = view.devices();
-    PoolInfo[] pools = view.runPools();
-    int[] starts = view.runStarts();
-    if (pools.length == 1) {
+    PoolInfo only = view.onlyPool();
+    if (only != null) {
       // A node with one pool (the common case): that pool's array is the whole view's.
-      return pools[0].devices(state, facts, 0, facts.length, partitionable);
+      return only.devices(state, view, 0, partitionable);
     }
-    Dev[] out = new Dev[facts.length];
+    PoolInfo[] pools = view.runPools();
+    Dev[] out = new Dev[view.devices().length];
+    int[] starts = view.runStarts();
     for (int k = 0; k < pools.length; k++) {
       // One lookup per pool, and a pool whose devices in use did not change since the last
       // allocation on this view hands out the same Dev objects.
-      PoolInfo pool = pools[k];
-      int from = starts[k];
-      int to = starts[k + 1];
-      Dev[] devs = pool.devices(state, facts, from, to, partitionable);
-      System.arraycopy(devs, 0, out, from, to - from);
+      Dev[] devs = pools[k].devices(state, view, k, partitionable);
+      System.arraycopy(devs, 0, out, starts[k], devs.length);
     }
     return out;
   }

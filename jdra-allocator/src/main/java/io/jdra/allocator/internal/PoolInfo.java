@@ -94,11 +94,12 @@ final class PoolInfo {
   }
 
   /**
-   * The search's view of this pool's devices ({@code facts[from..to)}, which must be this pool's
-   * devices of one gathered view, so their indexes stay the same) for the devices in use in {@code
-   * state}: made anew only when the pool's in-use map changed. The array must not be modified.
+   * The search's view of this pool's devices (run {@code run} of {@code view}, which must be this
+   * pool's, so their indexes stay the same) for the devices in use in {@code state}: made anew only
+   * when the pool's in-use map changed. The array must not be modified. The view's arrays are read
+   * only then: the usual answer touches this pool and the state alone.
    */
-  Dev[] devices(AllocatedState state, DevFacts[] facts, int from, int to, boolean partitionable) {
+  Dev[] devices(AllocatedState state, Slices.Gathered view, int run, boolean partitionable) {
     Devs d = devs;
     // Snapshots share their base for many scheduling cycles: then the answer is known without
     // looking the pool up (the lookup's objects are as cold as this one, once per node and pod).
@@ -116,6 +117,9 @@ final class PoolInfo {
       }
       return d.devs();
     }
+    DevFacts[] facts = view.devices();
+    int from = view.runStarts()[run];
+    int to = view.runStarts()[run + 1];
     Dev[] out = new Dev[to - from];
     for (int i = from; i < to; i++) {
       DevFacts f = facts[i];

@@ -56,7 +56,8 @@ public final class Slices {
       boolean nodeIndependent,
       byte[][] selectable,
       PoolInfo[] runPools,
-      int[] runStarts) {
+      int[] runStarts,
+      PoolInfo onlyPool) {
 
     Gathered(
         Slices owner,
@@ -65,13 +66,24 @@ public final class Slices {
         List<Pools.Skipped> skipped,
         DevFacts[] devices,
         boolean nodeIndependent) {
-      this(owner, node, pools, skipped, devices, nodeIndependent, new byte[MAX_KEYS][], null, null);
+      this(
+          owner,
+          node,
+          pools,
+          skipped,
+          devices,
+          nodeIndependent,
+          new byte[MAX_KEYS][],
+          null,
+          null,
+          null);
     }
 
     /**
      * The devices come pool by pool: {@code runPools[k]}'s devices are {@code
      * devices[runStarts[k]..runStarts[k + 1])}, found once per view rather than by walking the
-     * devices on every allocation.
+     * devices on every allocation; {@code onlyPool} is the one pool when there is one (the common
+     * case), so an allocation asks it for its devices without reading the two arrays.
      */
     Gathered {
       if (runStarts == null) {
@@ -86,6 +98,7 @@ public final class Slices {
         starts.add(devices.length);
         runPools = runs.toArray(PoolInfo[]::new);
         runStarts = starts.stream().mapToInt(Integer::intValue).toArray();
+        onlyPool = runPools.length == 1 ? runPools[0] : null;
       }
     }
 
