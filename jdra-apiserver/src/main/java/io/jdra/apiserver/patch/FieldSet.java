@@ -146,7 +146,7 @@ final class FieldSet {
    * order of their elements, keeping the objects of the current path's ancestors on a stack.
    */
   ObjectNode encode() {
-    ObjectNode root = Json.object();
+    ObjectNode root = new Encoded(this);
     FieldPath at = FieldPath.ROOT; // the previous path
     List<ObjectNode> objects = new ArrayList<>(); // the object of each of its prefixes
     List<Boolean> members = new ArrayList<>(); // whether that prefix is in the set
@@ -178,8 +178,37 @@ final class FieldSet {
     return root;
   }
 
-  /** Parses FieldsV1; IllegalArgumentException when it is not a valid encoding. */
+  /**
+   * Parses FieldsV1; IllegalArgumentException when it is not a valid encoding. FieldsV1 that {@link
+   * #encode} made (a stored object's, which the next write of the object reads) gives back the set
+   * it encodes, shared: no step changes a set in place once it is an entry's (they build new sets
+   * and trim in place only those), so that set is what decoding the JSON would build.
+   */
   static FieldSet decode(JsonNode fieldsV1) {
+    if (fieldsV1 instanceof Encoded e) {
+      assert e.set.paths.equals(decodeWalk(e).paths) : "FieldsV1 changed after it was encoded";
+      return e.set;
+    }
+    return decodeWalk(fieldsV1);
+  }
+
+  /**
+   * FieldsV1 as {@link #encode} writes it, remembering the set it encodes: stored trees are never
+   * changed, so as long as the object is the set's encoding, and a copy of it is a plain node.
+   */
+  private static final class Encoded extends ObjectNode {
+    private static final long serialVersionUID = 1L;
+
+    private final transient FieldSet set;
+
+    Encoded(FieldSet set) {
+      super(Json.NODES);
+      this.set = set;
+    }
+  }
+
+  /** Parses FieldsV1 by walking it. */
+  static FieldSet decodeWalk(JsonNode fieldsV1) {
     FieldSet s = new FieldSet();
     if (fieldsV1 == null || fieldsV1.isNull()) {
       return s;

@@ -48,6 +48,35 @@ class FieldSetTest {
   }
 
   @Test
+  void decodingItsOwnEncodingGivesTheEncodedSetAsTheWalkBuildsIt() {
+    java.util.Random random = new java.util.Random(7);
+    List<FieldSet> sets = new ArrayList<>();
+    sets.add(FieldSet.decode(Json.MAPPER.readTree(POD_FIELDS)));
+    sets.add(new FieldSet());
+    for (int i = 0; i < 200; i++) {
+      FieldSet s = new FieldSet();
+      for (int n = random.nextInt(12); n > 0; n--) {
+        String[] names = new String[1 + random.nextInt(4)];
+        for (int k = 0; k < names.length; k++) {
+          names[k] = "n" + random.nextInt(4);
+        }
+        s.add(path(names));
+      }
+      sets.add(s);
+    }
+    for (FieldSet s : sets) {
+      var encoded = s.encode();
+      FieldSet walked = FieldSet.decodeWalk(Json.MAPPER.readTree(Json.write(encoded)));
+      FieldSet shared = FieldSet.decode(encoded);
+      assertThat(shared).isSameAs(s);
+      assertThat(new ArrayList<>(shared.paths())).isEqualTo(new ArrayList<>(walked.paths()));
+      // a copy (as a write that changes the stored tree makes) is walked again
+      FieldSet copied = FieldSet.decode(encoded.deepCopy());
+      assertThat(copied).isNotSameAs(s).isEqualTo(walked);
+    }
+  }
+
+  @Test
   void encodesOwnedParentsWithADotFirstAndChildrenSorted() {
     FieldSet s = new FieldSet();
     s.add(path("spec", "b"));
