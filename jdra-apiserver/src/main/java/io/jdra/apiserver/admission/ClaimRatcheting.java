@@ -63,17 +63,20 @@ final class ClaimRatcheting {
     // when the write carries them unchanged they are neither decoded, checked nor re-encoded.
     boolean storedManaged = Json.sameValue(managed, Json.at(old, "metadata.managedFields"));
     JsonNode written = storedManaged ? without(obj.get("metadata"), MANAGED) : obj.get("metadata");
+    // Validation changes nothing: encoding the decoded metadata again gives the same values
+    // unless the tree holds what encoding drops or rewrites (nulls, empty lists or maps,
+    // fractions).
+    boolean reencode = !(written instanceof ObjectNode) || !encoded(written);
+    // Only decoded to be checked (not written back): fields the stored object passed are left out.
+    JsonNode checked = share && !reencode ? withoutStored(written, old.get("metadata")) : written;
     ResourceClaim claim = new ResourceClaim();
-    claim.setMetadata(read(written, ObjectMeta.class));
+    claim.setMetadata(read(checked, ObjectMeta.class));
     ResourceClaim stored = new ResourceClaim();
     stored.setMetadata(read(only(old.get("metadata"), UPDATE_READS), ObjectMeta.class));
     List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
     keepStored(obj, old, "spec", share);
     keepStored(obj, old, "status", share);
-    // Validation changes nothing: encoding the decoded metadata again gives the same values
-    // unless the tree holds what encoding drops or rewrites (nulls, empty lists or maps,
-    // fractions).
-    if (!(written instanceof ObjectNode) || !encoded(written)) {
+    if (reencode) {
       DraAdmission.writeField(obj, "metadata", claim.getMetadata());
       if (storedManaged && managed != null && obj.get("metadata") instanceof ObjectNode m) {
         m.set(MANAGED, managed);
@@ -87,6 +90,38 @@ final class ClaimRatcheting {
   }
 
   private static final String MANAGED = "managedFields";
+
+  /**
+   * Metadata fields whose rules read the field alone (MetaValidation's label, annotation and owner
+   * reference checks), on the new object only.
+   */
+  private static final List<String> SELF_CHECKED =
+      List.of("labels", "annotations", "ownerReferences");
+
+  /**
+   * The written metadata without the {@link #SELF_CHECKED} fields that equal the stored ones (the
+   * same values decode to the same models): the stored object passed their rules when it was
+   * written, so they can add no error. Only for the built-in admission chain ({@code share}), where
+   * every stored claim went through this admission; errors are those of the whole metadata ({@code
+   * ClaimRatchetingTest}). A shallow copy, or the metadata itself when nothing is left out.
+   */
+  static JsonNode withoutStored(JsonNode written, JsonNode stored) {
+    if (!(written instanceof ObjectNode w) || !(stored instanceof ObjectNode s)) {
+      return written;
+    }
+    ObjectNode copy = null;
+    for (String f : SELF_CHECKED) {
+      JsonNode v = w.get(f);
+      if (v != null && Json.sameValue(v, s.get(f))) {
+        if (copy == null) {
+          copy = Json.object();
+          copy.setAll(w);
+        }
+        copy.remove(f);
+      }
+    }
+    return copy == null ? written : copy;
+  }
 
   /**
    * The fields of the stored metadata that the metadata rules of an update read
@@ -159,6 +194,20 @@ final class ClaimRatcheting {
   /** As above; {@code share} as for {@link #metadataWrite(Request, boolean)}. */
   static List<FieldError> statusWrite(
       Request r, FeatureGates gates, DecodedSpecs<ResourceClaimSpec> specs, boolean share) {
+    return statusWrite(r, gates, specs, share, null);
+  }
+
+  /**
+   * As above, taking the stored status decoded from {@code statuses} when an earlier status write
+   * kept it there (null: decode it), and, with {@code share}, keeping there the status this write
+   * stores as sent.
+   */
+  static List<FieldError> statusWrite(
+      Request r,
+      FeatureGates gates,
+      DecodedSpecs<ResourceClaimSpec> specs,
+      boolean share,
+      StoredStatuses statuses) {
     ObjectNode obj = r.object();
     ObjectNode old = r.oldObject();
     if (old == null
@@ -172,7 +221,7 @@ final class ClaimRatcheting {
             ? read(storedSpec, ResourceClaimSpec.class)
             : specs.get(storedSpec, t -> read(t, ResourceClaimSpec.class));
     ResourceClaim claim = claim(old, spec, read(obj.get("status"), ResourceClaimStatus.class));
-    ResourceClaim stored = claim(old, spec, read(old.get("status"), ResourceClaimStatus.class));
+    ResourceClaim stored = claim(old, spec, storedStatus(old.get("status"), statuses));
     claim = ResourceClaimStrategy.prepareForStatusUpdateInPlace(claim, stored, gates);
     String ns = claim.getMetadata().getNamespace();
     List<FieldError> errs =
@@ -181,10 +230,27 @@ final class ClaimRatcheting {
                 claim, stored, namespace -> r.namespaceLabels().apply(ns)));
     errs.addAll(Validation.validateResourceClaimStatusChange(claim, stored));
     keepStored(obj, old, "spec", share);
-    if (!strategyKeeps(obj.get("status"), gates)) {
+    JsonNode status = obj.get("status");
+    if (!strategyKeeps(status, gates)) {
       DraAdmission.writeField(obj, "status", claim.getStatus());
+    } else if (share && statuses != null && status != null && errs.isEmpty()) {
+      // stored as sent: the claim's next status write reads this tree as the stored status (the
+      // strategy kept the model as decoded, and validation only reads it)
+      statuses.put(status, claim.getStatus());
     }
     return errs;
+  }
+
+  private static ResourceClaimStatus storedStatus(JsonNode tree, StoredStatuses statuses) {
+    ResourceClaimStatus kept = statuses == null ? null : statuses.find(tree);
+    if (kept != null) {
+      assert Json.MAPPER
+              .valueToTree(kept)
+              .equals(Json.MAPPER.valueToTree(read(tree, ResourceClaimStatus.class)))
+          : "a kept status differs from its tree";
+      return kept;
+    }
+    return read(tree, ResourceClaimStatus.class);
   }
 
   /**

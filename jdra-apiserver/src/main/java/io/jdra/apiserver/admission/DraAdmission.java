@@ -43,6 +43,9 @@ public final class DraAdmission implements Admission {
   /** Stored claim specs decoded, for the status writes of claims (see {@link ClaimRatcheting}). */
   private final DecodedSpecs<ResourceClaimSpec> storedSpecs = new DecodedSpecs<>();
 
+  /** Statuses that status writes stored as sent, decoded, for the claims' next status writes. */
+  private final StoredStatuses storedStatuses = new StoredStatuses();
+
   /** What a claim create makes of the spec it is sent, by that spec. */
   private final DecodedSpecs<CreatedSpec> createdSpecs = new DecodedSpecs<>();
 
@@ -108,7 +111,7 @@ public final class DraAdmission implements Admission {
     }
     List<FieldError> unchanged =
         status
-            ? ClaimRatcheting.statusWrite(r, gates, storedSpecs, shareStored)
+            ? ClaimRatcheting.statusWrite(r, gates, storedSpecs, shareStored, storedStatuses)
             : ClaimRatcheting.metadataWrite(r, shareStored);
     if (unchanged != null) {
       return unchanged;

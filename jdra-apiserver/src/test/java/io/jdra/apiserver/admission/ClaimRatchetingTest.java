@@ -3,6 +3,7 @@ package io.jdra.apiserver.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimSpec;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.jdra.api.features.Feature;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.api.validation.FieldError;
@@ -121,6 +122,44 @@ class ClaimRatchetingTest {
                 on,
                 plain,
                 c -> meta(c).putObject("labels").put("a", "-"),
+                true),
+            // the fields whose rules read them alone: left unchecked only when stored as written
+            new Case(
+                "bad annotation next to the stored labels and owner reference",
+                false,
+                on,
+                ClaimRatchetingTest::fullMetadata,
+                c -> {
+                  meta(c).withObject("annotations").put("-bad", "x");
+                  finalizer(c, "x.io/f");
+                },
+                true),
+            new Case(
+                "second controller next to the stored annotations and labels",
+                false,
+                on,
+                ClaimRatchetingTest::fullMetadata,
+                c -> {
+                  meta(c)
+                      .withArray("ownerReferences")
+                      .addObject()
+                      .put("apiVersion", "v1")
+                      .put("kind", "Pod")
+                      .put("name", "q")
+                      .put("uid", "u2")
+                      .put("controller", true);
+                  finalizer(c, "x.io/f");
+                },
+                true),
+            new Case(
+                "finalizer removed from full metadata",
+                false,
+                on,
+                c -> {
+                  fullMetadata(c);
+                  finalizer(c, "x.io/f");
+                },
+                c -> meta(c).remove("finalizers"),
                 true),
             new Case("uid changed", false, on, plain, c -> meta(c).put("uid", "other"), true),
             // each field of the stored metadata that the update rules read (the rest is not
@@ -343,7 +382,51 @@ class ClaimRatchetingTest {
     assertThat(shared.get("spec")).isSameAs(old.get("spec"));
     if (!c.status()) {
       assertThat(shared.get("status")).isSameAs(old.get("status"));
+    } else {
+      keptStatuses(c, stored, written, fast, fastErrors);
     }
+  }
+
+  /**
+   * A status write whose stored status an earlier write kept decoded ({@link StoredStatuses}): the
+   * same errors and bytes, the kept model unchanged; and the status it stores as sent is kept as
+   * decoding it gives it.
+   */
+  private static void keptStatuses(
+      Case c, ObjectNode stored, ObjectNode written, ObjectNode fast, List<FieldError> fastErrors) {
+    ObjectNode obj = written.deepCopy();
+    ObjectNode old = stored.deepCopy();
+    StoredStatuses statuses = new StoredStatuses();
+    JsonNode oldStatus = old.get("status");
+    if (oldStatus != null) {
+      statuses.put(oldStatus, Json.treeToValue(oldStatus, ResourceClaimStatus.class));
+    }
+    List<FieldError> errors =
+        ClaimRatcheting.statusWrite(request(c, obj, old), c.gates(), null, true, statuses);
+    assertThat(errors).isEqualTo(fastErrors);
+    assertThat(new String(Json.bytes(obj), StandardCharsets.UTF_8))
+        .isEqualTo(new String(Json.bytes(fast), StandardCharsets.UTF_8));
+    assertThat(old).isEqualTo(stored);
+    if (oldStatus != null) {
+      assertThat(decodedAgain(statuses.find(oldStatus))).isEqualTo(decodedAgain(oldStatus));
+    }
+    JsonNode sent = obj.get("status");
+    if (c.name().equals("allocated and reserved")) {
+      assertThat(statuses.find(sent)).isNotNull(); // the scheduler's allocation, kept
+    }
+    if (sent != null && sent != oldStatus && statuses.find(sent) != null) {
+      assertThat(errors).isEmpty();
+      assertThat(decodedAgain(statuses.find(sent))).isEqualTo(decodedAgain(sent));
+    }
+  }
+
+  /** A status model, or the model of a status tree, encoded. */
+  private static JsonNode decodedAgain(Object statusOrTree) {
+    Object model =
+        statusOrTree instanceof JsonNode n
+            ? Json.treeToValue(n, ResourceClaimStatus.class)
+            : statusOrTree;
+    return Json.MAPPER.valueToTree(model);
   }
 
   @ParameterizedTest
@@ -467,6 +550,21 @@ class ClaimRatchetingTest {
 
   private static ObjectNode result(ObjectNode c) {
     return (ObjectNode) c.at("/status/allocation/devices/results/0");
+  }
+
+  /** Labels, annotations and a controller owner reference, as a template's claim has. */
+  private static void fullMetadata(ObjectNode c) {
+    meta(c).putObject("labels").put("app", "x");
+    meta(c).withObject("annotations").put("resource.kubernetes.io/pod-claim-name", "gpu");
+    meta(c)
+        .putArray("ownerReferences")
+        .addObject()
+        .put("apiVersion", "v1")
+        .put("kind", "Pod")
+        .put("name", "p")
+        .put("uid", "u1")
+        .put("controller", true)
+        .put("blockOwnerDeletion", true);
   }
 
   private static void finalizer(ObjectNode c, String f) {
