@@ -11,6 +11,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -90,13 +91,34 @@ public final class Clients {
    * @throws IllegalArgumentException if {@code client} is not a fabric8 client implementation
    */
   public static KubernetesClient withoutManagedFields(KubernetesClient client) {
+    return view(client, trimmedSerialization(), null);
+  }
+
+  /**
+   * A view of {@code client} for informers: its watches and informers run their tasks on {@code
+   * executor} (an {@link InformerExecutor}), and with {@code trimManagedFields} it decodes as
+   * {@link #withoutManagedFields} does, else as the client does. Everything else is the client's,
+   * as for {@link #withoutManagedFields}; close the client and the executor, never the view.
+   *
+   * @throws IllegalArgumentException if {@code client} is not a fabric8 client implementation
+   */
+  public static KubernetesClient forInformers(
+      KubernetesClient client, boolean trimManagedFields, Executor executor) {
+    return view(
+        client,
+        trimManagedFields ? trimmedSerialization() : client.getKubernetesSerialization(),
+        executor);
+  }
+
+  private static KubernetesClient view(
+      KubernetesClient client, KubernetesSerialization serialization, Executor executor) {
     if (!(client instanceof BaseClient base)) {
       throw new IllegalArgumentException(
-          "cannot trim managedFields of a "
+          "cannot make a view of a "
               + client.getClass().getName()
               + ": not a fabric8 client implementation (BaseClient)");
     }
-    return new TrimmingClient(base, trimmedSerialization());
+    return new ClientView(base, serialization, executor);
   }
 
   /** The serialization of {@link #withoutManagedFields} views (shared, created on first use). */

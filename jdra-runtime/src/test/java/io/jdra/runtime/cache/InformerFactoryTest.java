@@ -70,6 +70,43 @@ class InformerFactoryTest {
   }
 
   @Test
+  void handlersRunOnTheFactorysInformerThreads(KubernetesClient client) {
+    // Trimmed and untrimmed informers alike watch through views that run on the factory's
+    // InformerExecutor (an event goes from decoding to the handlers on one thread).
+    InformerFactory factory = new InformerFactory(client).trimManagedFields(Pod.class);
+    Ctx ctx = Ctx.forTest(Clock.system()).withCancel();
+    try {
+      List<String> threads = new CopyOnWriteArrayList<>();
+      List<String> seen = new CopyOnWriteArrayList<>();
+      ResourceEventHandler<Object> onThread =
+          new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Object obj) {
+              threads.add(Thread.currentThread().getName());
+              seen.add(((io.fabric8.kubernetes.api.model.HasMetadata) obj).getMetadata().getName());
+            }
+
+            @Override
+            public void onUpdate(Object oldObj, Object newObj) {}
+
+            @Override
+            public void onDelete(Object obj, boolean deletedFinalStateUnknown) {}
+          };
+      Handlers.add(ctx, factory.informer(ResourceClaim.class), onThread);
+      Handlers.add(ctx, factory.informer(Pod.class), onThread);
+      factory.start(ctx);
+      assertThat(factory.waitForCacheSync(ctx, Duration.ofSeconds(30))).isTrue();
+      client.resource(Make.claim("on-thread").namespace("default").request("gpu").obj()).create();
+      client.resource(pod("on-thread")).create();
+      await().untilAsserted(() -> assertThat(seen).containsSubsequence("on-thread", "on-thread"));
+      assertThat(threads).allMatch(n -> n.startsWith("informer-pool-"), "informer-pool threads");
+    } finally {
+      ctx.cancel();
+      factory.stop();
+    }
+  }
+
+  @Test
   void cancellingOneStartStopsOnlyTheInformersThatStartStarted(KubernetesClient client) {
     // A factory shared by two components (scheduler_perf's: the scheduler and the ResourceClaim
     // controller): each starts what it asked for, and stopping one leaves the other's running.
