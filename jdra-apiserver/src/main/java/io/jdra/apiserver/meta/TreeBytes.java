@@ -65,7 +65,7 @@ final class TreeBytes {
   private boolean value(JsonNode n) {
     // instanceof tests for the usual nodes: cheaper than the node type's switch under C1
     if (n instanceof ObjectNode o) {
-      return object(o);
+      return o instanceof WrittenOnce w ? writtenOnce(w) : object(o);
     }
     if (n instanceof ArrayNode a) {
       return array(a);
@@ -117,6 +117,38 @@ final class TreeBytes {
     }
     put('}');
     return true;
+  }
+
+  /**
+   * A node written once: its bytes copied, or written and kept when they hold only what parses back
+   * alike (so that {@link #asParsed} needs no record of them).
+   */
+  private boolean writtenOnce(WrittenOnce w) {
+    byte[] kept = w.bytes();
+    if (kept != null) {
+      assert Arrays.equals(kept, fresh(w)) : "a WrittenOnce node changed after it was written";
+      ensure(kept.length);
+      System.arraycopy(kept, 0, buf, len, kept.length);
+      len += kept.length;
+      return true;
+    }
+    int start = len;
+    boolean before = asParsed;
+    asParsed = true;
+    boolean done = object(w);
+    if (done && asParsed) {
+      w.bytes(Arrays.copyOfRange(buf, start, len));
+    }
+    asParsed &= before;
+    return done;
+  }
+
+  /** The node's bytes written anew (for the assertion above), on a writer of its own. */
+  private static byte[] fresh(WrittenOnce w) {
+    TreeBytes other = new TreeBytes();
+    other.asParsed = true;
+    other.object(w);
+    return Arrays.copyOf(other.buf, other.len);
   }
 
   private boolean array(ArrayNode a) {

@@ -194,15 +194,15 @@ final class FieldSet {
 
   /**
    * FieldsV1 as {@link #encode} writes it, remembering the set it encodes: stored trees are never
-   * changed, so as long as the object is the set's encoding, and a copy of it is a plain node.
+   * changed, so as long as the object is the set's encoding, and a copy of it is a plain node. Its
+   * bytes are written once too (an entry's FieldsV1 recurs in the object's later versions).
    */
-  private static final class Encoded extends ObjectNode {
+  private static final class Encoded extends io.jdra.apiserver.meta.WrittenOnce {
     private static final long serialVersionUID = 1L;
 
     private final transient FieldSet set;
 
     Encoded(FieldSet set) {
-      super(Json.NODES);
       this.set = set;
     }
   }

@@ -86,16 +86,19 @@ final class WritesProbe {
           WritesProbe p = new WritesProbe(s.url(), inMemory ? s.inProcess() : null, clientThreads);
           List<Thread> watchers = p.watch(watches);
           long cpu0 = serverCpu();
+          long loops0 = eventLoopCpu();
           long allocated0 = serverAllocated();
           p.run(count, "r" + round + "-", one);
           long cpu = serverCpu() - cpu0;
+          long loops = eventLoopCpu() - loops0;
           long allocated = serverAllocated() - allocated0;
           System.out.printf(
-              "round %d: %.1f us server CPU per %s, %.1f KB allocated per %s (%d %ss, %s writes"
-                  + " each, %s)%n",
+              "round %d: %.1f us server CPU per %s (event loops %.1f), %.1f KB allocated per %s"
+                  + " (%d %ss, %s writes each, %s)%n",
               round,
               cpu / 1e3 / count,
               unit,
+              loops / 1e3 / count,
               allocated / 1024.0 / count,
               unit,
               count,
@@ -153,6 +156,25 @@ final class WritesProbe {
       long t = mx.getThreadCpuTime(info.getThreadId());
       if (t > 0) {
         sum += t;
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * CPU time of the server's event loops alone, where it handles requests: unlike {@link
+   * #serverCpu}, without the JIT compiler's and the collector's threads, whose share of a round
+   * varies from run to run.
+   */
+  static long eventLoopCpu() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (var info : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (info != null && info.getThreadName().startsWith("vert.x-eventloop")) {
+        long t = mx.getThreadCpuTime(info.getThreadId());
+        if (t > 0) {
+          sum += t;
+        }
       }
     }
     return sum;
