@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.jdra.api.resourceclaim.ClaimCopies;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
@@ -197,30 +198,13 @@ final class SyncClaim {
    */
   static ResourceClaim released(
       ResourceClaim claim, List<ResourceClaimConsumerReference> valid, boolean deallocate) {
-    ResourceClaimStatus old = claim.getStatus();
-    ResourceClaimStatus status =
-        old == null
-            ? new ResourceClaimStatus()
-            : new ResourceClaimStatus(old.getAllocation(), old.getDevices(), old.getReservedFor());
-    if (old != null) {
-      old.getAdditionalProperties().forEach(status::setAdditionalProperty);
-    }
+    ResourceClaimStatus status = ClaimCopies.status(claim.getStatus());
     status.setReservedFor(new ArrayList<>(valid));
     if (deallocate) {
       status.setAllocation(null);
       status.setDevices(new ArrayList<>());
     }
-    return withParts(claim, claim.getMetadata(), status);
-  }
-
-  /** The claim with this metadata and status, sharing its spec and the rest. */
-  private static ResourceClaim withParts(
-      ResourceClaim claim, ObjectMeta metadata, ResourceClaimStatus status) {
-    ResourceClaim out =
-        new ResourceClaim(
-            claim.getApiVersion(), claim.getKind(), metadata, claim.getSpec(), status);
-    claim.getAdditionalProperties().forEach(out::setAdditionalProperty);
-    return out;
+    return ClaimCopies.with(claim, claim.getMetadata(), status);
   }
 
   /**
@@ -264,7 +248,7 @@ final class SyncClaim {
    */
   static ResourceClaim withoutFinalizer(ResourceClaim claim, List<String> finalizers) {
     ObjectMeta meta = new ObjectMetaBuilder(claim.getMetadata()).withFinalizers(finalizers).build();
-    return withParts(claim, meta, claim.getStatus());
+    return ClaimCopies.with(claim, meta, claim.getStatus());
   }
 
   private ResourceClaim updateStatus(ResourceClaim claim) {

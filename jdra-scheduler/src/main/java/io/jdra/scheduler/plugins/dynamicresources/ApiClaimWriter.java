@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.jdra.api.resourceclaim.ClaimCopies;
 import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
@@ -197,13 +198,7 @@ public final class ApiClaimWriter implements ClaimWriter {
       ResourceClaimStatus old,
       AllocationResult allocation,
       List<ResourceClaimConsumerReference> reserved) {
-    ResourceClaimStatus out =
-        old == null
-            ? new ResourceClaimStatus()
-            : new ResourceClaimStatus(old.getAllocation(), old.getDevices(), old.getReservedFor());
-    if (old != null) {
-      old.getAdditionalProperties().forEach(out::setAdditionalProperty);
-    }
+    ResourceClaimStatus out = ClaimCopies.status(old);
     out.setAllocation(allocation);
     out.setReservedFor(reserved);
     return out;

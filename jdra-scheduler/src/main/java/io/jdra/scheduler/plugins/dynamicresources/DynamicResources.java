@@ -16,6 +16,7 @@ import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.Allocator;
 import io.jdra.allocator.Deadline;
 import io.jdra.api.nodeaffinity.NodeSelectors;
+import io.jdra.api.resourceclaim.ClaimCopies;
 import io.jdra.api.resourceclaim.RequestRefs;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
@@ -654,20 +655,9 @@ public final class DynamicResources
    * the whole claim cost more than the allocation on the scheduling thread.
    */
   static ResourceClaim withAllocation(ResourceClaim claim, AllocationResult allocation) {
-    ResourceClaimStatus old = claim.getStatus();
-    ResourceClaimStatus status =
-        old == null
-            ? new ResourceClaimStatus()
-            : new ResourceClaimStatus(old.getAllocation(), old.getDevices(), old.getReservedFor());
-    if (old != null) {
-      old.getAdditionalProperties().forEach(status::setAdditionalProperty);
-    }
+    ResourceClaimStatus status = ClaimCopies.status(claim.getStatus());
     status.setAllocation(allocation);
-    ResourceClaim out =
-        new ResourceClaim(
-            claim.getApiVersion(), claim.getKind(), claim.getMetadata(), claim.getSpec(), status);
-    claim.getAdditionalProperties().forEach(out::setAdditionalProperty);
-    return out;
+    return ClaimCopies.with(claim, claim.getMetadata(), status);
   }
 
   @Override
