@@ -236,6 +236,30 @@ class BenchCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void steadyStateEndsWithTheDeletedPodsClaimsReleased() throws Exception {
+    List<String> args =
+        withTemplates(
+            List.of(
+                "bench",
+                "scheduler",
+                "--workload",
+                "SteadyStateClusterResourceClaimTemplate/fast",
+                "-o",
+                "json"));
+
+    Result r = CliTest.run(args.toArray(String[]::new));
+
+    assertThat(r.code()).as(r.err()).isZero();
+    Map<String, Object> doc = Serialization.unmarshal(r.out(), Map.class);
+    Map<String, Object> correctness = (Map<String, Object>) doc.get("correctness");
+    assertThat(correctness).containsEntry("ok", true);
+    // more claims than pods left: the deleted batches' claims were checked for being released
+    assertThat((Integer) correctness.get("claims"))
+        .isGreaterThan((Integer) correctness.get("pods"));
+  }
+
+  @Test
   void countBelowOneIsOneLineExitOne() {
     Result r = CliTest.run("bench", "scheduler", "--count", "0");
 

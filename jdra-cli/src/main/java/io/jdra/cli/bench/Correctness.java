@@ -1,20 +1,30 @@
 package io.jdra.cli.bench;
 
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.jdra.api.resourceclaim.ResourceClaims;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The end state every run must reach: every pod bound, each of its claims allocated and reserved
- * for it, no device allocated to two claims.
+ * for it, no device allocated to two claims, and the claims the ResourceClaim controller made for
+ * pods that are gone (the steady state's deleted batches) released: not reserved, not allocated,
+ * without the delete-protection finalizer, as upstream's controller leaves them for the garbage
+ * collector. A controller that stopped releasing would otherwise pass: the scheduler allocates
+ * fresh claims all the same while free devices last.
  *
  * @param pods pods checked
  * @param claims claims checked
@@ -23,6 +33,9 @@ import java.util.Map;
  */
 public record Correctness(int pods, int claims, int devices, List<String> problems) {
   private static final int MAX_EXAMPLES = 20;
+
+  /** How long the controller may take to release the claims of the last deleted pods. */
+  static final Duration RELEASE_SETTLE = Duration.ofSeconds(10);
 
   boolean ok() {
     return problems.isEmpty();
@@ -39,7 +52,7 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
    * namespaces} (those the workload created pods in) for being bound with its claims reserved.
    */
   static Correctness check(KubernetesClient c, List<String> namespaces) {
-    List<String> problems = new ArrayList<>();
+    List<String> problems = new ArrayList<>(awaitReleased(c, namespaces, RELEASE_SETTLE));
     Map<String, String> deviceOwner = new HashMap<>();
     int pods = 0;
     int claimCount = 0;
@@ -66,6 +79,85 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
       out.add("... and " + (problems.size() - MAX_EXAMPLES) + " more");
     }
     return new Correctness(pods, claimCount, deviceOwner.size(), List.copyOf(out));
+  }
+
+  /**
+   * Waits up to {@code settle} for the claims of gone pods in {@code namespaces} to be released;
+   * returns what is still held after it (empty: all released).
+   */
+  static List<String> awaitReleased(KubernetesClient c, List<String> namespaces, Duration settle) {
+    long deadline = System.nanoTime() + settle.toNanos();
+    while (true) {
+      List<String> held = new ArrayList<>();
+      for (String ns : namespaces) {
+        Set<String> pods = new HashSet<>();
+        c.pods().inNamespace(ns).list().getItems().forEach(p -> pods.add(p.getMetadata().getUid()));
+        held.addAll(
+            unreleased(c.resources(ResourceClaim.class).inNamespace(ns).list().getItems(), pods));
+      }
+      if (held.isEmpty() || System.nanoTime() >= deadline) {
+        return held;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return held;
+      }
+    }
+  }
+
+  /**
+   * The claims controlled by a pod that is not among {@code podUids} and still reserved, allocated
+   * or protected by the finalizer, each as a problem.
+   */
+  static List<String> unreleased(List<ResourceClaim> claims, Set<String> podUids) {
+    List<String> held = new ArrayList<>();
+    for (ResourceClaim rc : claims) {
+      OwnerReference owner = podController(rc);
+      if (owner == null || podUids.contains(owner.getUid())) {
+        continue;
+      }
+      List<String> what = new ArrayList<>();
+      ResourceClaimStatus st = rc.getStatus();
+      if (st != null && st.getReservedFor() != null && !st.getReservedFor().isEmpty()) {
+        what.add("reserved");
+      }
+      if (st != null && st.getAllocation() != null) {
+        what.add("allocated");
+      }
+      List<String> finalizers = rc.getMetadata().getFinalizers();
+      if (finalizers != null && finalizers.contains(ResourceClaims.FINALIZER)) {
+        what.add("protected by finalizer " + ResourceClaims.FINALIZER);
+      }
+      if (!what.isEmpty()) {
+        held.add(
+            "claim "
+                + rc.getMetadata().getNamespace()
+                + "/"
+                + rc.getMetadata().getName()
+                + " of deleted pod "
+                + owner.getName()
+                + " is still "
+                + String.join(", ", what));
+      }
+    }
+    return held;
+  }
+
+  private static OwnerReference podController(ResourceClaim rc) {
+    List<OwnerReference> refs = rc.getMetadata().getOwnerReferences();
+    if (refs == null) {
+      return null;
+    }
+    for (OwnerReference r : refs) {
+      if (Boolean.TRUE.equals(r.getController())
+          && "Pod".equals(r.getKind())
+          && "v1".equals(r.getApiVersion())) {
+        return r;
+      }
+    }
+    return null;
   }
 
   private static void devices(
