@@ -50,7 +50,8 @@ final class BenchCommand implements Runnable {
         "templates directory) or jdra's built-in description of it (--list shows them).",
         "Prints SchedulingThroughput (pods/s sampled each second), latency percentiles and the",
         "scheduler's attempts; exits 1 if the end state is wrong (a device allocated twice, a",
-        "pod not bound, a claim not reserved for its pod) or the run timed out."
+        "pod not bound, a claim not reserved for its pod, a deleted pod's claim not released) or",
+        "the run timed out."
       })
   static final class Scheduler implements Callable<Integer> {
     static final String TEMPLATES =
