@@ -24,7 +24,7 @@ final class ApiServerLayers {
   static {
     ALLOWED.put("registry", List.of());
     ALLOWED.put("meta", List.of("registry"));
-    ALLOWED.put("patch", List.of());
+    ALLOWED.put("patch", List.of("meta"));
     ALLOWED.put("storage", List.of());
     ALLOWED.put("convert", List.of("registry"));
     ALLOWED.put("protobuf", List.of("meta", "registry"));
