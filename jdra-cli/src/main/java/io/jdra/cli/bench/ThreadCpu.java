@@ -12,15 +12,15 @@ import java.util.regex.Pattern;
  * informers' watch decoding, the bench itself and the JVM's compiler and garbage-collector threads.
  */
 final class ThreadCpu {
+  /** The group of the JIT compiler threads. */
+  static final String JIT = "JIT compilers";
+
   /**
    * Groups in match order. In-process requests run on the API server's event loops (the Vert.x
    * threads), so those also carry the clients' request and response handling. Virtual threads run
    * on the ForkJoinPool's carrier threads, which the kernel knows by the carriers' names; the
    * controllers' workers are platform threads.
    */
-  /** The group of the JIT compiler threads. */
-  static final String JIT = "JIT compilers";
-
   static final List<Group> GROUPS =
       List.of(
           new Group("API server (event loops)", "vert\\.x-eventloo"),
