@@ -134,7 +134,7 @@ final class BenchCommand implements Runnable {
             "Run the workload N times before the measured run, in this JVM, each with a fresh API"
                 + " server, controller and scheduler, so that the measured run sees compiled code"
                 + " as a long-running scheduler does; 'auto' runs it until the JIT compilers took"
-                + " at most 3 % of a run's CPU (at most 20 runs; auto:MAX sets the most). The jdra"
+                + " at most 3 %% of a run's CPU (at most 20 runs; auto:MAX sets the most). The jdra"
                 + " script runs the JVM"
                 + " with C1 only without warm-up (a cold start on two cores is mostly C2"
                 + " compiling) and with C1 and C2 otherwise. The output says which (default:"

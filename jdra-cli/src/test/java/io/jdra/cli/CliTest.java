@@ -43,6 +43,30 @@ class CliTest {
     assertThat(r.err()).isEmpty();
   }
 
+  /**
+   * picocli formats each description line with String.format (for %n); a bare '%' makes it print a
+   * WARN to the JVM's stderr and show the raw text. Every command's help must render without.
+   */
+  @Test
+  void everyCommandsHelpRendersWithoutPicocliWarnings() {
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream stderr = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      renderAll(
+          JdraCommand.commandLine(
+              new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter())));
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("WARN");
+  }
+
+  private static void renderAll(picocli.CommandLine cl) {
+    assertThat(cl.getUsageMessage()).isNotEmpty();
+    cl.getSubcommands().values().forEach(CliTest::renderAll);
+  }
+
   @Test
   void featureGateHelpListsGatesAndSaysLockedGatesCanBeSwitchedOff() {
     Result r = run("version", "--help");
