@@ -114,6 +114,26 @@ public final class ResourceClaims {
             + " (Pod is not owner)");
   }
 
+  /**
+   * Upstream's owningPod check of the ResourceClaim controller: the owner reference that is a
+   * controller and names a {@code v1} Pod, or null. Unlike {@link #isControlledBy} it does not stop
+   * at a first controller of another kind.
+   */
+  public static OwnerReference owningPod(ResourceClaim claim) {
+    ObjectMeta meta = claim.getMetadata();
+    if (meta == null || meta.getOwnerReferences() == null) {
+      return null;
+    }
+    for (OwnerReference ref : meta.getOwnerReferences()) {
+      if (Boolean.TRUE.equals(ref.getController())
+          && "v1".equals(ref.getApiVersion())
+          && "Pod".equals(ref.getKind())) {
+        return ref;
+      }
+    }
+    return null;
+  }
+
   /** Upstream metav1.IsControlledBy: the first controller reference carries the owner's UID. */
   static boolean isControlledBy(HasMetadata obj, HasMetadata owner) {
     ObjectMeta meta = obj.getMetadata();

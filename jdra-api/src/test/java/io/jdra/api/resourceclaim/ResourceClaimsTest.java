@@ -307,4 +307,45 @@ class ResourceClaimsTest {
     assertThat(ResourceClaims.POD_CLAIM_NAME_ANNOTATION)
         .isEqualTo("resource.kubernetes.io/pod-claim-name");
   }
+
+  private static OwnerReference owner(String apiVersion, String kind, Boolean controller) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(apiVersion)
+        .withKind(kind)
+        .withName(kind.toLowerCase() + "-1")
+        .withUid(kind + "-uid")
+        .withController(controller)
+        .build();
+  }
+
+  static Stream<Arguments> owningPodCases() {
+    OwnerReference pod = owner("v1", "Pod", true);
+    return Stream.of(
+        Arguments.of("no owner references", null, null),
+        Arguments.of("no owners", List.of(), null),
+        Arguments.of("the v1 Pod controller", List.of(pod), pod),
+        Arguments.of("a Pod that is no controller", List.of(owner("v1", "Pod", false)), null),
+        Arguments.of("controller flag unset", List.of(owner("v1", "Pod", null)), null),
+        Arguments.of("a Pod of another version", List.of(owner("v2", "Pod", true)), null),
+        Arguments.of("another kind", List.of(owner("apps/v1", "ReplicaSet", true)), null),
+        Arguments.of(
+            "the Pod after a controller of another kind",
+            List.of(owner("apps/v1", "ReplicaSet", true), pod),
+            pod));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("owningPodCases")
+  void owningPodIsTheControllingV1Pod(
+      String name, List<OwnerReference> refs, OwnerReference expected) {
+    ResourceClaim claim =
+        new ResourceClaimBuilder()
+            .withNewMetadata()
+            .withNamespace("default")
+            .withName("c")
+            .withOwnerReferences(refs)
+            .endMetadata()
+            .build();
+    assertThat(ResourceClaims.owningPod(claim)).isEqualTo(expected);
+  }
 }

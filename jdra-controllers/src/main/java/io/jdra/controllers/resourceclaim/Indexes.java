@@ -43,23 +43,7 @@ final class Indexes {
 
   /** The UID of the pod controlling the claim (upstream owner check: v1 Pod, controller). */
   static List<String> claimPodOwner(ResourceClaim claim) {
-    OwnerReference owner = owningPod(claim);
+    OwnerReference owner = ResourceClaims.owningPod(claim);
     return owner == null ? List.of() : List.of(owner.getUid());
-  }
-
-  /** Upstream owningPod: the controller owner reference when it is a v1 Pod, else null. */
-  static OwnerReference owningPod(ResourceClaim claim) {
-    List<OwnerReference> refs = claim.getMetadata().getOwnerReferences();
-    if (refs == null) {
-      return null;
-    }
-    for (OwnerReference ref : refs) {
-      if (Boolean.TRUE.equals(ref.getController())
-          && "v1".equals(ref.getApiVersion())
-          && "Pod".equals(ref.getKind())) {
-        return ref;
-      }
-    }
-    return null;
   }
 }

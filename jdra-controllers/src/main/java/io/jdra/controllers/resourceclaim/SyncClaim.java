@@ -269,7 +269,7 @@ final class SyncClaim {
    * informer still holds the claim) that upstream's controller does not make.
    */
   private void deleteIfPodDone(Ctx ctx, ResourceClaim claim) {
-    OwnerReference owner = Indexes.owningPod(claim);
+    OwnerReference owner = ResourceClaims.owningPod(claim);
     if (owner == null) {
       ctx.logger().v(5).info("Claim not generated for a pod", "claim", kobj(claim));
       return;
