@@ -17,6 +17,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The end state every run must reach: every pod bound, each of its claims allocated and reserved
@@ -83,28 +87,39 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
 
   /**
    * Waits up to {@code settle} for the claims of gone pods in {@code namespaces} to be released;
-   * returns what is still held after it (empty: all released).
+   * returns what is still held after it (empty: all released). It watches the claims (an informer
+   * per namespace that completes once its list holds nothing unreleased) rather than polling; the
+   * pods are listed once, since none are created any more and a pod that goes after the list only
+   * makes its claims count as a live pod's.
    */
   static List<String> awaitReleased(KubernetesClient c, List<String> namespaces, Duration settle) {
     long deadline = System.nanoTime() + settle.toNanos();
-    while (true) {
-      List<String> held = new ArrayList<>();
-      for (String ns : namespaces) {
-        Set<String> pods = new HashSet<>();
-        c.pods().inNamespace(ns).list().getItems().forEach(p -> pods.add(p.getMetadata().getUid()));
+    List<String> held = new ArrayList<>();
+    for (String ns : namespaces) {
+      Set<String> pods = new HashSet<>();
+      c.pods().inNamespace(ns).list().getItems().forEach(p -> pods.add(p.getMetadata().getUid()));
+      CompletableFuture<List<ResourceClaim>> released =
+          c.resources(ResourceClaim.class)
+              .inNamespace(ns)
+              .informOnCondition(claims -> unreleased(claims, pods).isEmpty());
+      try {
+        released.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
         held.addAll(
             unreleased(c.resources(ResourceClaim.class).inNamespace(ns).list().getItems(), pods));
-      }
-      if (held.isEmpty() || System.nanoTime() >= deadline) {
-        return held;
-      }
-      try {
-        Thread.sleep(100);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(
+            "watching the claims of namespace " + ns + ": " + e.getCause().getMessage(),
+            e.getCause());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        held.add("interrupted while waiting for the claims of namespace " + ns);
         return held;
+      } finally {
+        released.cancel(true); // stops the informer when it has not completed
       }
     }
+    return held;
   }
 
   /**
@@ -114,7 +129,7 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
   static List<String> unreleased(List<ResourceClaim> claims, Set<String> podUids) {
     List<String> held = new ArrayList<>();
     for (ResourceClaim rc : claims) {
-      OwnerReference owner = podController(rc);
+      OwnerReference owner = ResourceClaims.owningPod(rc);
       if (owner == null || podUids.contains(owner.getUid())) {
         continue;
       }
@@ -143,21 +158,6 @@ public record Correctness(int pods, int claims, int devices, List<String> proble
       }
     }
     return held;
-  }
-
-  private static OwnerReference podController(ResourceClaim rc) {
-    List<OwnerReference> refs = rc.getMetadata().getOwnerReferences();
-    if (refs == null) {
-      return null;
-    }
-    for (OwnerReference r : refs) {
-      if (Boolean.TRUE.equals(r.getController())
-          && "Pod".equals(r.getKind())
-          && "v1".equals(r.getApiVersion())) {
-        return r;
-      }
-    }
-    return null;
   }
 
   private static void devices(
