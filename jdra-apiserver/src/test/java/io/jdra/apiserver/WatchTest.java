@@ -98,7 +98,7 @@ class WatchTest {
     try (var w =
         cms.withLabel("t", "resume")
             .watch(new ListOptionsBuilder().withResourceVersion(rv0).build(), into(q, closed))) {
-      List<Ev> got = List.of(take(q), take(q), take(q));
+      List<Ev> got = List.of(take(q, closed), take(q, closed), take(q, closed));
       assertThat(got)
           .extracting(Ev::action, Ev::name)
           .containsExactly(
@@ -208,6 +208,21 @@ class WatchTest {
     } finally {
       inf.close();
     }
+  }
+
+  /**
+   * As {@link #take(BlockingQueue)}, saying whether the watch had closed and why: this test once
+   * timed out in a full CI run without it, and the two causes (no replay, a closed watch) differ.
+   */
+  static Ev take(BlockingQueue<Ev> q, CompletableFuture<WatcherException> closed)
+      throws InterruptedException {
+    Ev e = q.poll(10, TimeUnit.SECONDS);
+    assertThat(e)
+        .as(
+            "event within 10s (watch %s)",
+            closed.isDone() ? "closed: " + closed.getNow(null) : "still open")
+        .isNotNull();
+    return e;
   }
 
   static Ev take(BlockingQueue<Ev> q) throws InterruptedException {
