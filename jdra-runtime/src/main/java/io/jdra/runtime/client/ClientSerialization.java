@@ -1,5 +1,6 @@
 package io.jdra.runtime.client;
 
+import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.ByteArrayInputStream;
@@ -30,7 +31,13 @@ import tools.jackson.databind.ObjectReader;
  *       characters (this mapper does not canonicalize property names, so Jackson would read bytes
  *       through a UTF-8 reader into characters anyway). YAML and other streams still take fabric8's
  *       way.
+ *   <li>The kind lookup of a watch event is cached per kind and apiVersion ({@link
+ *       #registeredKind}).
  * </ul>
+ *
+ * <p>Its mapper also writes objects without fabric8's per-property check when their additional
+ * properties are empty ({@link DirectPropertyWrites}) and reads managedFields' {@code fieldsV1}
+ * without reflection ({@link FieldsV1Reads}), each giving what fabric8's mapper gives.
  */
 public final class ClientSerialization extends KubernetesSerialization {
   private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
@@ -52,12 +59,53 @@ public final class ClientSerialization extends KubernetesSerialization {
     configured =
         super.configureMapper(mapper)
             .rebuild()
-            .addModule(new OnePassWatchEvents(this::getRegisteredKubernetesResource))
+            .addModule(new OnePassWatchEvents(this::registeredKind))
+            .addModule(new DirectPropertyWrites())
+            .addModule(new FieldsV1Reads())
             .build();
     return configured;
   }
 
-  /** The mapper fabric8 configured (with the module above), for tests. */
+  /**
+   * What {@link #getRegisteredKubernetesResource} answers, kept per kind and apiVersion: fabric8's
+   * lookup splits the apiVersion and builds a key object for every watch event. Only classes are
+   * kept (a kind without one is looked up again, so a later registration is seen); a registration
+   * replaces the whole cache, so that a lookup still running puts its answer in a discarded one.
+   */
+  private volatile Map<String, Map<String, Class<? extends KubernetesResource>>> kinds =
+      new ConcurrentHashMap<>();
+
+  /** {@link #getRegisteredKubernetesResource}, from the cache above when it has the kind. */
+  Class<? extends KubernetesResource> registeredKind(String apiVersion, String kind) {
+    if (apiVersion == null || kind == null) {
+      return getRegisteredKubernetesResource(apiVersion, kind);
+    }
+    Map<String, Map<String, Class<? extends KubernetesResource>>> cache = kinds;
+    Map<String, Class<? extends KubernetesResource>> versions = cache.get(kind);
+    Class<? extends KubernetesResource> type = versions == null ? null : versions.get(apiVersion);
+    if (type == null) {
+      type = getRegisteredKubernetesResource(apiVersion, kind);
+      if (type != null) {
+        cache.computeIfAbsent(kind, k -> new ConcurrentHashMap<>()).put(apiVersion, type);
+      }
+    }
+    return type;
+  }
+
+  @Override
+  public void registerKubernetesResource(Class<? extends KubernetesResource> clazz) {
+    super.registerKubernetesResource(clazz);
+    kinds = new ConcurrentHashMap<>();
+  }
+
+  @Override
+  public void registerKubernetesResource(
+      String apiVersion, String kind, Class<? extends KubernetesResource> clazz) {
+    super.registerKubernetesResource(apiVersion, kind, clazz);
+    kinds = new ConcurrentHashMap<>();
+  }
+
+  /** The mapper fabric8 configured (with the modules above), for tests. */
   ObjectMapper configuredMapper() {
     return configured;
   }

@@ -135,6 +135,28 @@ class ClientSerializationTest {
   }
 
   @Test
+  void kindsRegisteredAfterTheirFirstEventDecodeIntoTheirNewClasses() {
+    KubernetesSerialization s = Clients.serialization();
+    String pod = "{\"type\":\"ADDED\",\"object\":" + DecodeBench.POD + "}";
+    String widget = "{\"type\":\"ADDED\",\"object\":" + WIDGET + "}";
+    assertThat(s.unmarshal(pod, WatchEvent.class).getObject()).isExactlyInstanceOf(Pod.class);
+    assertThat(s.unmarshal(widget, WatchEvent.class).getObject())
+        .isExactlyInstanceOf(GenericKubernetesResource.class);
+    s.registerKubernetesResource("v1", "Pod", OtherPod.class);
+    s.registerKubernetesResource("example.com/v1", "Widget", Widget.class);
+    assertThat(s.unmarshal(pod, WatchEvent.class).getObject()).isExactlyInstanceOf(OtherPod.class);
+    assertThat(s.unmarshal(widget, WatchEvent.class).getObject()).isExactlyInstanceOf(Widget.class);
+    s.registerKubernetesResource(Pod.class);
+    assertThat(s.unmarshal(pod, WatchEvent.class).getObject()).isExactlyInstanceOf(Pod.class);
+  }
+
+  /** A class registered for Pods instead of fabric8's. */
+  public static final class OtherPod extends Pod {}
+
+  /** A class registered for the Widget kind. */
+  public static final class Widget extends Pod {}
+
+  @Test
   void unknownFieldsAreKeptAsFabric8KeepsThem() {
     Pod pod = (Pod) decode("ADDED", withUnknownFields(DecodeBench.POD));
     assertThat(pod.getAdditionalProperties())
