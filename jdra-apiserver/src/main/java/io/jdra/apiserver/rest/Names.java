@@ -29,6 +29,23 @@ public final class Names {
 
   /** RFC 3339 with second precision, as metav1.Time serializes. */
   public static String timestamp(Instant t) {
+    // Creates and bindings come many per second: each second is formatted once (the text
+    // depends on the second alone).
+    long second = t.getEpochSecond();
+    FormattedSecond last = lastSecond;
+    if (last == null || last.second != second) {
+      last = new FormattedSecond(second, format(t));
+      lastSecond = last;
+    }
+    return last.text;
+  }
+
+  /** The formatting {@link #timestamp} remembers (for tests). */
+  static String format(Instant t) {
     return DateTimeFormatter.ISO_INSTANT.format(t.truncatedTo(ChronoUnit.SECONDS));
   }
+
+  private record FormattedSecond(long second, String text) {}
+
+  private static volatile FormattedSecond lastSecond;
 }
