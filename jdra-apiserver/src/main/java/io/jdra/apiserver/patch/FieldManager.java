@@ -354,8 +354,9 @@ final class FieldManager {
 
   /**
    * managedFields bookkeeping of an ordinary write by {@code manager} (operation Update); without
-   * {@code copy} the result shares {@code updated}'s subtrees but its metadata (which is new): for
-   * a caller that gives {@code updated} up.
+   * {@code copy}, for a caller that gives {@code updated} up, the result is {@code updated} itself
+   * with its metadata.managedFields replaced (unless its metadata object is {@code old}'s: then a
+   * new metadata object holding its values).
    */
   static ObjectNode trackUpdate(
       String apiVersion,
@@ -371,7 +372,8 @@ final class FieldManager {
             apiVersion, kind, Typed.root(Schema.forKind(apiVersion, kind)), sub(subresource));
     ObjectNode live = old == null ? Json.object() : withoutManagedFields(old);
     Map<Id, Entry> managers = managersForUpdate(old, updated, ctx.subresource);
-    ObjectNode result = withoutManagedFields(updated);
+    ObjectNode result =
+        copy ? withoutManagedFields(updated) : withoutManagedFieldsInPlace(updated, old);
     Typed.Comparison cmp = compare(ctx, live, result);
     if (copy) {
       result = result.deepCopy(); // shares nothing with the inputs
@@ -544,6 +546,21 @@ final class FieldManager {
       c.set("metadata", mc);
     }
     return c;
+  }
+
+  /**
+   * {@code obj} itself without metadata.managedFields, for a caller that gives it up: the same tree
+   * {@link #withoutManagedFields} builds (keys in the same order), without copying the root and the
+   * metadata. A metadata object that is {@code old}'s (read only) is not changed: then a view as
+   * above.
+   */
+  private static ObjectNode withoutManagedFieldsInPlace(ObjectNode obj, ObjectNode old) {
+    if (!(obj.get("metadata") instanceof ObjectNode m)
+        || (old != null && m == old.get("metadata"))) {
+      return withoutManagedFields(obj);
+    }
+    m.remove("managedFields");
+    return obj;
   }
 
   private static Map<Id, Entry> decodeOrEmpty(ObjectNode obj) {

@@ -132,8 +132,9 @@ public final class Patcher {
 
   /**
    * As {@link #trackUpdate(String, String, ObjectNode, ObjectNode, String, Instant, String)} for a
-   * caller that gives {@code updated} up: the result shares its subtrees but the metadata (which is
-   * new) instead of copying them; {@code updated} itself is not changed.
+   * caller that gives {@code updated} up: the result is {@code updated} with its managedFields
+   * replaced in place (or, when its metadata object is {@code oldOrNull}'s, a new root and metadata
+   * sharing its values), instead of a copy.
    */
   public static ObjectNode trackUpdateSharing(
       String apiVersion,

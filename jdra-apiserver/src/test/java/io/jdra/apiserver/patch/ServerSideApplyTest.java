@@ -209,15 +209,28 @@ class ServerSideApplyTest {
     ObjectNode tracked = Patcher.trackUpdate("v1", "Pod", out, updated, "x", T2);
     assertThat(updated).isEqualTo(updatedBefore);
     assertThat(out).isEqualTo(outBefore);
-    // the registry's variant shares updated's subtrees instead of copying: same result, and
-    // neither input changed
-    ObjectNode sharing = Patcher.trackUpdateSharing("v1", "Pod", out, updated, "x", T2, "");
-    assertThat(sharing).isEqualTo(tracked);
-    assertThat(sharing.toString()).isEqualTo(tracked.toString());
-    assertThat(updated).isEqualTo(updatedBefore);
-    assertThat(out).isEqualTo(outBefore);
     ((ObjectNode) tracked.get("spec")).put("nodeName", "n");
     assertThat(updated).isEqualTo(updatedBefore);
+    ((ObjectNode) tracked.get("spec")).remove("nodeName");
+    // the registry's variant takes updated over instead of copying: the same result (key order
+    // included), written into updated itself; the old object is not changed
+    ObjectNode given = updatedBefore.deepCopy();
+    ((ObjectNode) given.get("metadata")).set("managedFields", out.at("/metadata/managedFields"));
+    ObjectNode sharing = Patcher.trackUpdateSharing("v1", "Pod", out, given, "x", T2, "");
+    assertThat(sharing).isSameAs(given);
+    assertThat(sharing).isEqualTo(tracked);
+    assertThat(sharing.toString()).isEqualTo(tracked.toString());
+    assertThat(out).isEqualTo(outBefore);
+    // an updated object holding the old one's metadata object: that one is left as it was
+    ObjectNode sameMeta = updatedBefore.deepCopy();
+    sameMeta.set("metadata", out.get("metadata"));
+    ((ObjectNode) sameMeta.get("spec")).put("nodeName", "n"); // a change: x gets an entry
+    ObjectNode copied = Patcher.trackUpdate("v1", "Pod", out, sameMeta.deepCopy(), "x", T2);
+    ObjectNode shared = Patcher.trackUpdateSharing("v1", "Pod", out, sameMeta, "x", T2, "");
+    assertThat(shared.toString()).isEqualTo(copied.toString());
+    assertThat(shared.at("/metadata/managedFields").toString()).contains("\"x\"");
+    assertThat(out).isEqualTo(outBefore);
+    assertThat(sameMeta.get("metadata")).isSameAs(out.get("metadata"));
   }
 
   @Test
