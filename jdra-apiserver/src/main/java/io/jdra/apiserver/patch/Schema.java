@@ -40,17 +40,49 @@ final class Schema {
    * {@code time}, {@code microtime}, {@code duration}, {@code raw}, {@code fieldsv1}, {@code any}),
    * {@code ""} when not known.
    */
-  record Field(
-      String name,
-      Kind kind,
-      String elem,
-      List<String> strategies,
-      String mergeKey,
-      ListType listType,
-      List<String> listKeys,
-      boolean atomic,
-      boolean zeroPresent,
-      String scalar) {
+  static final class Field {
+    private final String name;
+    private final Kind kind;
+    private final String elem;
+    private final List<String> strategies;
+    private final String mergeKey;
+    private final ListType listType;
+    private final List<String> listKeys;
+    private final boolean atomic;
+    private final boolean zeroPresent;
+    private final String scalar;
+
+    /**
+     * {@link #objectType} and {@link #elementField}, worked out on first use: every walk of a tree
+     * along the schema asks a field for them at each node. Racing threads may each set them, to
+     * equal values.
+     */
+    private Type objectType;
+
+    private Field elementField;
+
+    Field(
+        String name,
+        Kind kind,
+        String elem,
+        List<String> strategies,
+        String mergeKey,
+        ListType listType,
+        List<String> listKeys,
+        boolean atomic,
+        boolean zeroPresent,
+        String scalar) {
+      this.name = name;
+      this.kind = kind;
+      this.elem = elem;
+      this.strategies = strategies;
+      this.mergeKey = mergeKey;
+      this.listType = listType;
+      this.listKeys = listKeys;
+      this.atomic = atomic;
+      this.zeroPresent = zeroPresent;
+      this.scalar = scalar;
+    }
 
     Field(
         String name,
@@ -65,8 +97,58 @@ final class Schema {
       this(name, kind, elem, strategies, mergeKey, listType, listKeys, atomic, zeroPresent, "");
     }
 
+    String name() {
+      return name;
+    }
+
+    Kind kind() {
+      return kind;
+    }
+
+    String elem() {
+      return elem;
+    }
+
+    List<String> strategies() {
+      return strategies;
+    }
+
+    String mergeKey() {
+      return mergeKey;
+    }
+
+    ListType listType() {
+      return listType;
+    }
+
+    List<String> listKeys() {
+      return listKeys;
+    }
+
+    boolean atomic() {
+      return atomic;
+    }
+
+    boolean zeroPresent() {
+      return zeroPresent;
+    }
+
+    String scalar() {
+      return scalar;
+    }
+
     /** The type of an object value of this field (struct, map or untyped). */
     Type objectType() {
+      Type t = objectType;
+      if (t == null) {
+        t = resolveObjectType();
+        objectType = t;
+      }
+      return t;
+    }
+
+    /** {@link #objectType} worked out (for tests: what the remembered one must equal). */
+    Type resolveObjectType() {
       return switch (kind) {
         case STRUCT -> type(elem);
         case MAP -> Type.mapOf(elementField(), atomic);
@@ -76,6 +158,16 @@ final class Schema {
 
     /** The description of list elements or map values. */
     Field elementField() {
+      Field e = elementField;
+      if (e == null) {
+        e = resolveElementField();
+        elementField = e;
+      }
+      return e;
+    }
+
+    /** {@link #elementField} worked out (for tests). */
+    Field resolveElementField() {
       Kind k = "-".equals(elem) ? Kind.SCALAR : Kind.STRUCT;
       return new Field(
           "", k, elem, List.of(), "", ListType.ATOMIC, List.of(), false, false, scalar);
@@ -89,6 +181,41 @@ final class Schema {
         }
       }
       return "";
+    }
+
+    /** Equal descriptions, as the record this class was compared (the memos left out). */
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Field f
+          && name.equals(f.name)
+          && kind == f.kind
+          && elem.equals(f.elem)
+          && strategies.equals(f.strategies)
+          && mergeKey.equals(f.mergeKey)
+          && listType == f.listType
+          && listKeys.equals(f.listKeys)
+          && atomic == f.atomic
+          && zeroPresent == f.zeroPresent
+          && scalar.equals(f.scalar);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(
+          name, kind, elem, strategies, mergeKey, listType, listKeys, atomic, zeroPresent, scalar);
+    }
+
+    @Override
+    public String toString() {
+      return "Field[name="
+          + name
+          + ", kind="
+          + kind
+          + ", elem="
+          + elem
+          + ", scalar="
+          + scalar
+          + "]";
     }
   }
 
@@ -150,6 +277,11 @@ final class Schema {
   }
 
   private Schema() {}
+
+  /** Every type the schema describes (for tests). */
+  static java.util.Collection<Type> types() {
+    return java.util.Collections.unmodifiableCollection(TYPES.values());
+  }
 
   static Type type(String name) {
     Type t = TYPES.get(name);
