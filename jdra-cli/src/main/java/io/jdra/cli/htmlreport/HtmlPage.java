@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -99,9 +100,19 @@ public final class HtmlPage {
   public Path writeTo(Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve("index.html");
-    Path tmp = Files.createTempFile(dir, ".index", ".html.tmp");
+    // Not Files.createTempFile: it makes the file owner-only (0600), so a report meant to be
+    // opened, copied or served would not be readable by others as any other file the user writes.
+    // A plain create takes the permissions the umask gives; the name is unique to this write.
+    Path tmp =
+        dir.resolve(
+            ".index." + ProcessHandle.current().pid() + "." + System.nanoTime() + ".html.tmp");
     try {
-      Files.writeString(tmp, html(), StandardCharsets.UTF_8);
+      Files.writeString(
+          tmp,
+          html(),
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE);
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(tmp);

@@ -45,6 +45,16 @@ class HtmlPageTest {
     assertThat(Files.list(tmp.resolve("r"))).hasSize(1);
   }
 
+  /** A report is a file to open, copy or serve: readable by others as the umask allows. */
+  @Test
+  void reportIsNotOwnerOnly() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        tmp.getFileSystem().supportedFileAttributeViews().contains("posix"));
+    Path plain = Files.writeString(tmp.resolve("plain"), "x");
+    Path f = new HtmlPage("t").paragraph("p").writeTo(tmp.resolve("r"));
+    assertThat(Files.getPosixFilePermissions(f)).isEqualTo(Files.getPosixFilePermissions(plain));
+  }
+
   static Stream<Arguments> ticks() {
     return Stream.of(
         Arguments.of(0.0, 1.0, new double[] {0, 0.2, 0.4, 0.6, 0.8, 1.0}),
