@@ -17,7 +17,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.jdra.api.resourceclaim.ClaimCopies;
 import io.jdra.api.resourceclaim.PodGroupClaims;
@@ -25,12 +24,12 @@ import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ApiRequests;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.util.RawValue;
 
 /**
  * {@link ClaimWriter} over a fabric8 client: Update and UpdateStatus with the resourceVersion
@@ -55,8 +54,6 @@ public final class ApiClaimWriter implements ClaimWriter {
   /** The finalizer write, whose answer is kept as JSON for the status write that follows. */
   private final ApiRequests.Resource<JsonNode> claimTrees;
 
-  private final KubernetesSerialization serialization;
-
   public ApiClaimWriter(KubernetesClient client) {
     this(client, false);
   }
@@ -74,7 +71,6 @@ public final class ApiClaimWriter implements ClaimWriter {
     this.claimStatus = claims.subresource("status");
     this.claimTrees =
         new ApiRequests(client).resource("resource.k8s.io/v1", "resourceclaims", JsonNode.class);
-    this.serialization = client.getKubernetesSerialization();
   }
 
   @Override
@@ -140,10 +136,7 @@ public final class ApiClaimWriter implements ClaimWriter {
             reserved);
     Object body;
     if (stored != null) {
-      // The stored claim's JSON with the new status: its metadata as the API server answered,
-      // without decoding it into a claim and encoding that again.
-      stored.putRawValue("status", new RawValue(serialization.asJson(status)));
-      body = serialization.asJson(stored);
+      body = withStatus(stored, status);
     } else {
       body = withStatus(claim, status);
     }
@@ -191,6 +184,21 @@ public final class ApiClaimWriter implements ClaimWriter {
             claim.getApiVersion(), claim.getKind(), claim.getMetadata(), claim.getSpec(), status);
     claim.getAdditionalProperties().forEach(out::setAdditionalProperty);
     return out;
+  }
+
+  /**
+   * The stored claim's JSON with the new status, as a body for the status write: its metadata as
+   * the API server answered, without decoding it into a claim and encoding that again. The fields
+   * keep the tree's order (a new status goes last) and the status is encoded once, together with
+   * the rest, which writes the same bytes as encoding it apart and splicing it in.
+   */
+  static Map<String, Object> withStatus(ObjectNode stored, ResourceClaimStatus status) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> field : stored.properties()) {
+      body.put(field.getKey(), field.getValue());
+    }
+    body.put("status", status);
+    return body;
   }
 
   /** {@code old} (may be null) with this allocation and reservedFor; its other fields kept. */
