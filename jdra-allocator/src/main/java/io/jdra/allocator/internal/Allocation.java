@@ -92,6 +92,9 @@ public final class Allocation {
             NodeMatcher.name(node),
             () -> runChecked(in, node, claims, deadline, gathered, prepared));
       }
+      if (cache != null) {
+        return NodeMemo.allocate(in, cache, node, claims, deadline, gathered, prepared);
+      }
       return runChecked(in, node, claims, deadline, gathered, prepared);
     } catch (IllegalArgumentException e) {
       // Malformed quantities or empty names: objects no API server would have accepted.
@@ -107,8 +110,24 @@ public final class Allocation {
       Slices.Gathered gathered,
       PreparedClaims prepared)
       throws AllocationException {
-    List<PoolInfo> pools = gathered.pools();
     Dev[] devices = devices(gathered, in.state(), in.features().partitionableDevices());
+    Search search = search(in, node, claims, deadline, gathered, prepared, devices);
+    return outcome(in, node, claims, deadline, gathered, search);
+  }
+
+  /**
+   * Runs the search on the node's devices; {@link Search#done} says whether it found a solution.
+   */
+  static Search search(
+      Inputs in,
+      Node node,
+      List<ResourceClaim> claims,
+      Deadline deadline,
+      Slices.Gathered gathered,
+      PreparedClaims prepared,
+      Dev[] devices)
+      throws AllocationException {
+    List<PoolInfo> pools = gathered.pools();
     RequestData[][][] requests = new RequestData[claims.size()][][];
     Search search =
         new Search(
@@ -134,7 +153,21 @@ public final class Allocation {
       search.pruner = new MatchingPruner(search);
       res = search.allocateOne(0, 0, 0, 0, false, 0);
     }
-    if (res == Search.DONE) {
+    search.done = res == Search.DONE;
+    return search;
+  }
+
+  /** The outcome of a finished search, with upstream's errors. */
+  static AllocationOutcome outcome(
+      Inputs in,
+      Node node,
+      List<ResourceClaim> claims,
+      Deadline deadline,
+      Slices.Gathered gathered,
+      Search search)
+      throws AllocationException {
+    List<PoolInfo> pools = gathered.pools();
+    if (search.done) {
       // Built when read: the scheduler reads the results of the one node it binds to.
       Results.check(search);
       return new AllocationOutcome.Allocated(() -> Results.build(search));

@@ -74,6 +74,45 @@ final class PreparedClaims {
   /** [claim]: the claim's constraints, for every search to start from. */
   private final Constraints.Spec[][] constraints;
 
+  /**
+   * What the outcome on a node depends on besides the node's view and devices in use: the claims'
+   * specs (by value, see {@link ClaimSpecs}) and the classes their requests resolved to (by
+   * identity: an informer replaces a changed class). Made on first use.
+   */
+  record Signature(Object specs, DeviceClass[] classes) {
+    boolean sameAs(Signature o) {
+      if (o == this) {
+        return true;
+      }
+      if (o.specs != specs || o.classes.length != classes.length) {
+        return false;
+      }
+      for (int i = 0; i < classes.length; i++) {
+        if (o.classes[i] != classes[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private volatile Signature signature;
+
+  Signature signature() {
+    Signature s = signature;
+    if (s == null) {
+      List<DeviceClass> classes = new ArrayList<>();
+      for (Step step : steps) {
+        if (step instanceof Request r) {
+          classes.add(r.proto().deviceClass);
+        }
+      }
+      s = new Signature(ClaimSpecs.token(claims), classes.toArray(DeviceClass[]::new));
+      signature = s;
+    }
+    return s;
+  }
+
   private PreparedClaims(List<ResourceClaim> claims, int[][] shape, List<Step> steps) {
     this.claims = claims;
     this.shape = shape;

@@ -72,6 +72,10 @@ final class Search {
 
   long calls;
   long budget = Long.MAX_VALUE;
+
+  /** Set when the search has finished: whether it found a solution. */
+  boolean done;
+
   Pruner pruner;
 
   @SuppressWarnings("unchecked")
