@@ -76,6 +76,50 @@ public final class Json {
     return a.equals(NUMBERS_BY_VALUE, b);
   }
 
+  /**
+   * Whether the two trees write the same JSON: keys in the same order, equal strings and literals,
+   * numbers of the same node class and value (a decimal's scale included), so that either may stand
+   * for the other in a tree that is written out. Stops at shared subtrees.
+   */
+  public static boolean writtenAlike(JsonNode a, JsonNode b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null || a.getClass() != b.getClass()) {
+      return false;
+    }
+    if (a instanceof ObjectNode x) {
+      ObjectNode y = (ObjectNode) b;
+      if (x.size() != y.size()) {
+        return false;
+      }
+      var ys = y.properties().iterator();
+      for (Map.Entry<String, JsonNode> e : x.properties()) {
+        Map.Entry<String, JsonNode> f = ys.next();
+        if (!e.getKey().equals(f.getKey()) || !writtenAlike(e.getValue(), f.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a instanceof ArrayNode x) {
+      ArrayNode y = (ArrayNode) b;
+      if (x.size() != y.size()) {
+        return false;
+      }
+      for (int i = 0; i < x.size(); i++) {
+        if (!writtenAlike(x.get(i), y.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (a.isBigDecimal()) {
+      return a.decimalValue().equals(b.decimalValue()); // 1.0 and 1.00 are written apart
+    }
+    return a.equals(b);
+  }
+
   /** {@link #sameValue} as Jackson's equals with its comparator gives it (for tests). */
   static boolean sameValueByJackson(JsonNode a, JsonNode b) {
     if (a == null || b == null) {

@@ -306,7 +306,12 @@ public final class ObjectService {
     long wanted = parseVersion(Json.text(meta, "resourceVersion"));
     // A write with a resourceVersion is tried once (a conflict fails it), so it may consume the
     // body; only a write that retries needs a fresh copy for each attempt.
-    UnaryOperator<ObjectNode> desired = wanted != 0 ? current -> body : current -> body.deepCopy();
+    UnaryOperator<ObjectNode> desired =
+        current -> {
+          ObjectNode d = wanted != 0 ? body : body.deepCopy();
+          Strategies.shareStoredValues(t, d, current, shareStored);
+          return d;
+        };
     return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false, trackedSub(sub));
   }
 

@@ -86,6 +86,54 @@ final class Strategies {
   }
 
   /**
+   * Puts {@code old}'s own values into {@code desired} (a write's new tree, its own) where they are
+   * written alike ({@link Json#writtenAlike}): a PUT resends the stored object with a few fields
+   * changed, and what it left alone then compares with the stored object by identity (managed
+   * fields decoded from the stored ones and written as stored, admission's and the field manager's
+   * comparisons stopping at once). Only what {@link #copyForWrite} would share: the metadata
+   * object's values and the top-level fields admission does not change in place; nothing without
+   * {@code share}. The tree writes the same JSON as before.
+   */
+  static void shareStoredValues(ResourceType t, ObjectNode desired, ObjectNode old, boolean share) {
+    Set<String> copied = share ? changedInPlace(t) : null;
+    if (copied == null || desired == old) {
+      return;
+    }
+    if (desired.get("metadata") instanceof ObjectNode meta
+        && old.get("metadata") instanceof ObjectNode oldMeta
+        && meta != oldMeta) {
+      shareValues(meta, oldMeta, Set.of());
+    }
+    shareValues(desired, old, copied);
+  }
+
+  /**
+   * Replaces {@code into}'s container values that {@code from} holds written alike by {@code
+   * from}'s, but for the keys {@code kept} (and the metadata object itself).
+   */
+  private static void shareValues(ObjectNode into, ObjectNode from, Set<String> kept) {
+    List<String> shared = null;
+    for (Map.Entry<String, JsonNode> e : into.properties()) {
+      String k = e.getKey();
+      JsonNode v = e.getValue();
+      JsonNode stored = from.get(k);
+      if (stored != null
+          && v != stored
+          && v.isContainer()
+          && !k.equals("metadata")
+          && !kept.contains(k)
+          && Json.writtenAlike(v, stored)) {
+        (shared == null ? shared = new java.util.ArrayList<>() : shared).add(k);
+      }
+    }
+    if (shared != null) {
+      for (String k : shared) {
+        into.set(k, from.get(k)); // in place: the key keeps its position
+      }
+    }
+  }
+
+  /**
    * A new root and metadata object holding {@code old}'s values (shared): for a tree only the
    * registry's metadata bookkeeping changes before it is stored (a deleted object's last state).
    */
