@@ -309,7 +309,9 @@ public final class ObjectService {
     UnaryOperator<ObjectNode> desired =
         current -> {
           ObjectNode d = wanted != 0 ? body : body.deepCopy();
-          Strategies.shareStoredValues(t, d, current, shareStored);
+          if (sub.isEmpty()) { // a subresource write takes only its own part of the body
+            Strategies.shareStoredValues(t, d, current, shareStored);
+          }
           return d;
         };
     return guaranteedUpdate(t, ns, name, sub, wanted, opts, desired, false, trackedSub(sub));

@@ -104,7 +104,14 @@ final class Strategies {
         && meta != oldMeta) {
       shareValues(meta, oldMeta, Set.of());
     }
-    shareValues(desired, old, copied);
+    // the status a PUT sends is replaced by the stored one (prepareForUpdate): not compared
+    shareValues(desired, old, t.hasStatus() ? union(copied, "status") : copied);
+  }
+
+  private static Set<String> union(Set<String> s, String k) {
+    Set<String> u = new HashSet<>(s);
+    u.add(k);
+    return u;
   }
 
   /**
