@@ -42,38 +42,9 @@ public final class Json {
    * the {@code 1L} a model serialises, as two identical JSON documents should.
    */
   public static boolean sameValue(JsonNode a, JsonNode b) {
-    if (a == b) {
-      return true;
-    }
-    if (a == null || b == null) {
-      return false;
-    }
     // Jackson's equals with a comparator, walked here to stop at shared subtrees: a write's tree
     // holds the stored object's own values for most fields (JsonTest compares the two).
-    if (a instanceof ObjectNode x) {
-      if (!(b instanceof ObjectNode y) || x.size() != y.size()) {
-        return false;
-      }
-      for (Map.Entry<String, JsonNode> e : x.properties()) {
-        JsonNode other = y.get(e.getKey());
-        if (other == null || !sameValue(e.getValue(), other)) {
-          return false;
-        }
-      }
-      return true;
-    }
-    if (a instanceof ArrayNode x) {
-      if (!(b instanceof ArrayNode y) || x.size() != y.size()) {
-        return false;
-      }
-      for (int i = 0; i < x.size(); i++) {
-        if (!sameValue(x.get(i), y.get(i))) {
-          return false;
-        }
-      }
-      return true;
-    }
-    return a.equals(NUMBERS_BY_VALUE, b);
+    return same(a, b, false);
   }
 
   /**
@@ -82,42 +53,67 @@ public final class Json {
    * for the other in a tree that is written out. Stops at shared subtrees.
    */
   public static boolean writtenAlike(JsonNode a, JsonNode b) {
+    return same(a, b, true);
+  }
+
+  /**
+   * The walk of {@link #sameValue} ({@code written} false: keys in any order, numbers by value) and
+   * {@link #writtenAlike} ({@code written} true: keys in order, same node classes, a decimal's
+   * scale), stopping at shared subtrees.
+   */
+  private static boolean same(JsonNode a, JsonNode b, boolean written) {
     if (a == b) {
       return true;
     }
-    if (a == null || b == null || a.getClass() != b.getClass()) {
+    if (a == null || b == null || (written && a.getClass() != b.getClass())) {
       return false;
     }
     if (a instanceof ObjectNode x) {
-      ObjectNode y = (ObjectNode) b;
-      if (x.size() != y.size()) {
+      return b instanceof ObjectNode y
+          && x.size() == y.size()
+          && (written ? sameInOrder(x, y) : sameByKey(x, y));
+    }
+    if (a instanceof ArrayNode x) {
+      if (!(b instanceof ArrayNode y) || x.size() != y.size()) {
         return false;
       }
-      var ys = y.properties().iterator();
-      for (Map.Entry<String, JsonNode> e : x.properties()) {
-        Map.Entry<String, JsonNode> f = ys.next();
-        if (!e.getKey().equals(f.getKey()) || !writtenAlike(e.getValue(), f.getValue())) {
+      for (int i = 0; i < x.size(); i++) {
+        if (!same(x.get(i), y.get(i), written)) {
           return false;
         }
       }
       return true;
     }
-    if (a instanceof ArrayNode x) {
-      ArrayNode y = (ArrayNode) b;
-      if (x.size() != y.size()) {
-        return false;
-      }
-      for (int i = 0; i < x.size(); i++) {
-        if (!writtenAlike(x.get(i), y.get(i))) {
-          return false;
-        }
-      }
-      return true;
+    if (!written) {
+      return a.equals(NUMBERS_BY_VALUE, b);
     }
     if (a.isBigDecimal()) {
       return a.decimalValue().equals(b.decimalValue()); // 1.0 and 1.00 are written apart
     }
     return a.equals(b);
+  }
+
+  /** Objects of the same size with the same keys, each value the same by value. */
+  private static boolean sameByKey(ObjectNode x, ObjectNode y) {
+    for (Map.Entry<String, JsonNode> e : x.properties()) {
+      JsonNode other = y.get(e.getKey());
+      if (other == null || !same(e.getValue(), other, false)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Objects of the same size with the same keys in the same order, each value written alike. */
+  private static boolean sameInOrder(ObjectNode x, ObjectNode y) {
+    var ys = y.properties().iterator();
+    for (Map.Entry<String, JsonNode> e : x.properties()) {
+      Map.Entry<String, JsonNode> f = ys.next();
+      if (!e.getKey().equals(f.getKey()) || !same(e.getValue(), f.getValue(), true)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@link #sameValue} as Jackson's equals with its comparator gives it (for tests). */
