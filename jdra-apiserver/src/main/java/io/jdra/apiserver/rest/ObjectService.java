@@ -13,11 +13,14 @@ import io.jdra.apiserver.storage.Storage;
 import io.jdra.apiserver.storage.StorageException;
 import io.jdra.apiserver.storage.StoredObject;
 import java.time.Clock;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -98,7 +101,7 @@ public final class ObjectService {
 
   /** Serializes an object at a resourceVersion, extracting what selectors need. */
   public StoredObject toStored(ResourceType t, ObjectNode obj, long rv) {
-    return prepare(t, obj, null).apply(rv);
+    return prepare(t, obj, null, null).apply(rv);
   }
 
   /**
@@ -106,33 +109,78 @@ public final class ObjectService {
    * write so that its lock covers only a byte splice. The tree is consumed.
    */
   PreparedObject prepare(ResourceType t, ObjectNode obj) {
-    return prepare(t, obj, recentTrees);
+    return prepare(t, obj, recentTrees, null);
   }
 
-  private PreparedObject prepare(ResourceType t, ObjectNode obj, RecentTrees recent) {
+  /**
+   * As {@link #prepare(ResourceType, ObjectNode)} for a new version of {@code previous}, whose
+   * label and selectable field maps are kept when the values are the same.
+   */
+  PreparedObject prepare(ResourceType t, ObjectNode obj, StoredObject previous) {
+    return prepare(t, obj, recentTrees, previous);
+  }
+
+  private PreparedObject prepare(
+      ResourceType t, ObjectNode obj, RecentTrees recent, StoredObject previous) {
     ObjectNode meta = Json.child(obj, "metadata");
-    Map<String, String> fields = new LinkedHashMap<>();
     // Kept by path, so that every API sharing the storage selects on the same values.
-    for (String path : registry.storageType(t).selectableFields().values()) {
-      String v = Json.text(obj, path);
-      fields.put(path, v == null ? "" : v.intern());
-    }
+    Map<String, String> fields =
+        selectableValues(registry.storageType(t))
+            .of(obj, previous == null ? null : previous.fields());
     String ns = t.namespaced() ? Json.text(meta, "namespace") : "";
+    JsonNode labels = meta.get("labels");
     return PreparedObject.of(
         obj,
         ns == null ? "" : ns.intern(),
         Json.text(meta, "name"),
         Json.text(meta, "uid"),
-        compactLabels(meta.get("labels")),
-        Map.copyOf(fields),
+        previous != null && sameLabels(labels, previous.labels())
+            ? previous.labels()
+            : compactLabels(labels),
+        fields,
         recent);
+  }
+
+  /** The selectable values of a storage type's objects (types by identity; few, never dropped). */
+  private volatile Map<ResourceType, SelectableValues> selectable = new IdentityHashMap<>();
+
+  private SelectableValues selectableValues(ResourceType storageType) {
+    SelectableValues v = selectable.get(storageType);
+    if (v != null) {
+      return v;
+    }
+    synchronized (this) {
+      Map<ResourceType, SelectableValues> copy = new IdentityHashMap<>(selectable);
+      v =
+          copy.computeIfAbsent(
+              storageType, s -> new SelectableValues(s.selectableFields().values()));
+      selectable = copy; // published whole: readers never see a map being filled
+      return v;
+    }
+  }
+
+  /** Whether {@code labels} (a tree, or null) holds exactly the entries of {@code kept}. */
+  static boolean sameLabels(JsonNode labels, Map<String, String> kept) {
+    if (labels == null || !labels.isObject() || labels.isEmpty()) {
+      return kept.isEmpty();
+    }
+    if (labels.size() != kept.size()) {
+      return false;
+    }
+    for (Map.Entry<String, JsonNode> e : labels.properties()) {
+      String v = e.getValue().isNull() ? "" : e.getValue().asString();
+      if (!v.equals(kept.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
    * Labels as kept for selectors by every stored version: an immutable map of interned strings,
    * since the same few keys and values recur across thousands of objects.
    */
-  private static Map<String, String> compactLabels(JsonNode labels) {
+  static Map<String, String> compactLabels(JsonNode labels) {
     if (labels == null || !labels.isObject() || labels.isEmpty()) {
       return Map.of();
     }
@@ -408,7 +456,7 @@ public final class ObjectService {
             opts.dryRun() ? toStored(t, next, current.resourceVersion()) : current);
       }
       try {
-        return store(t).update(storeNs, name, current.resourceVersion(), prepare(t, next));
+        return store(t).update(storeNs, name, current.resourceVersion(), prepare(t, next, current));
       } catch (StorageException.Conflict e) {
         if (preconditionVersion != 0 || attempt >= MAX_RETRIES) {
           throw ApiException.modified(t, name);
@@ -480,6 +528,16 @@ public final class ObjectService {
       ObjectNode next = Strategies.beginDelete(t, obj, o, clock.instant());
       assert recentTrees.intact(current, obj) : "the delete changed the tree it read";
       if (next == null) {
+        int versionAt = o.dryRun() ? -1 : recentTrees.versionAt(current, obj);
+        if (versionAt >= 0) {
+          // The last state is the stored one at the delete's version: its bytes, restamped,
+          // instead of serializing the tree they were written from again.
+          LongFunction<StoredObject> restamped = PreparedObject.restamped(current, versionAt);
+          assert sameStored(restamped, prepare(t, Strategies.withOwnMetadata(obj), null, null))
+              : "a restamped delete differs";
+          return deleteNow(t, storeNs, name, current.resourceVersion(), restamped)
+              .thenApply(s -> new DeleteResult(s, true));
+        }
         ObjectNode last = Strategies.withOwnMetadata(obj);
         return deleteNow(t, storeNs, name, current.resourceVersion(), last, o.dryRun())
             .thenApply(s -> new DeleteResult(s, true));
@@ -493,7 +551,7 @@ public final class ObjectService {
       }
       try {
         return store(t)
-            .update(storeNs, name, current.resourceVersion(), prepare(t, next))
+            .update(storeNs, name, current.resourceVersion(), prepare(t, next, current))
             .thenApply(s -> new DeleteResult(s, false));
       } catch (StorageException.Conflict e) {
         if (attempt >= MAX_RETRIES) {
@@ -533,12 +591,37 @@ public final class ObjectService {
     if (dryRun) {
       return CompletableFuture.completedFuture(toStored(t, last, expected));
     }
+    return deleteNow(t, storeNs, name, expected, prepare(t, last));
+  }
+
+  private CompletableFuture<StoredObject> deleteNow(
+      ResourceType t, String storeNs, String name, long expected, LongFunction<StoredObject> last) {
     try {
-      return store(t).delete(storeNs, name, expected, prepare(t, last));
+      return store(t).delete(storeNs, name, expected, last);
     } catch (StorageException.Conflict e) {
       throw ApiException.modified(t, name);
     } catch (StorageException.NotFound e) {
       throw ApiException.notFound(t, name);
     }
+  }
+
+  /** Whether two builds give the same stored object at a few versions (for assertions). */
+  static boolean sameStored(LongFunction<StoredObject> a, LongFunction<StoredObject> b) {
+    for (long rv : new long[] {1, 99, 123456789, Long.MAX_VALUE}) {
+      StoredObject x = a.apply(rv);
+      StoredObject y = b.apply(rv);
+      boolean same =
+          Arrays.equals(x.json(), y.json())
+              && x.namespace().equals(y.namespace())
+              && x.name().equals(y.name())
+              && Objects.equals(x.uid(), y.uid())
+              && x.resourceVersion() == y.resourceVersion()
+              && x.labels().equals(y.labels())
+              && x.fields().equals(y.fields());
+      if (!same) {
+        return false;
+      }
+    }
+    return true;
   }
 }

@@ -95,19 +95,42 @@ final class PreparedObject implements LongFunction<StoredObject> {
   public StoredObject apply(long rv) {
     StoredObject stored = new StoredObject(namespace, name, uid, rv, bytesAt(rv), labels, fields);
     if (recent != null) {
-      recent.remember(stored, tree, MARKER, asParsed);
+      recent.remember(stored, tree, MARKER, asParsed, markerAt);
     }
     return stored;
   }
 
   private byte[] bytesAt(long rv) {
+    return splice(json, markerAt, MARKER.length(), rv);
+  }
+
+  /**
+   * The stored form of {@code current} at another resourceVersion: its bytes with the version's
+   * digits (at {@code versionAt}) replaced, its namespace, name, uid, labels and selectable fields
+   * as they are. That is what serializing the tree the bytes were written from gives, unchanged but
+   * for the version (a delete's last state: {@code ObjectService} asserts it in tests).
+   */
+  static LongFunction<StoredObject> restamped(StoredObject current, int versionAt) {
+    int digits = Long.toString(current.resourceVersion()).length();
+    return rv ->
+        new StoredObject(
+            current.namespace(),
+            current.name(),
+            current.uid(),
+            rv,
+            splice(current.json(), versionAt, digits, rv),
+            current.labels(),
+            current.fields());
+  }
+
+  /** {@code json} with the {@code length} bytes at {@code at} replaced by the digits of rv. */
+  private static byte[] splice(byte[] json, int at, int length, long rv) {
     byte[] digits = Long.toString(rv).getBytes(StandardCharsets.US_ASCII);
-    int markerLength = MARKER.length();
-    byte[] out = new byte[json.length - markerLength + digits.length];
-    System.arraycopy(json, 0, out, 0, markerAt);
-    System.arraycopy(digits, 0, out, markerAt, digits.length);
-    int tail = markerAt + markerLength;
-    System.arraycopy(json, tail, out, markerAt + digits.length, json.length - tail);
+    byte[] out = new byte[json.length - length + digits.length];
+    System.arraycopy(json, 0, out, 0, at);
+    System.arraycopy(digits, 0, out, at, digits.length);
+    int tail = at + length;
+    System.arraycopy(json, tail, out, at + digits.length, json.length - tail);
     return out;
   }
 

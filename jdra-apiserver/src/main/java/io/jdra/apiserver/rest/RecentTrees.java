@@ -42,7 +42,7 @@ final class RecentTrees {
    * A tree whose metadata.resourceVersion holds {@code marker} where the bytes hold the version;
    * or, {@code shared}, the tree exactly as parsing the bytes gives it (marker null).
    */
-  private record Remembered(ObjectNode tree, String marker, boolean shared) {}
+  private record Remembered(ObjectNode tree, String marker, boolean shared, int versionAt) {}
 
   RecentTrees(int capacity) {
     this.order = new AtomicReferenceArray<>(capacity);
@@ -54,15 +54,17 @@ final class RecentTrees {
    *
    * @param asParsed whether parsing the serialization gives the tree's node classes back: the tree
    *     then takes the stored resourceVersion and is shared with readers
+   * @param versionAt where the stored bytes hold the resourceVersion's digits
    */
-  void remember(StoredObject stored, ObjectNode tree, String marker, boolean asParsed) {
+  void remember(
+      StoredObject stored, ObjectNode tree, String marker, boolean asParsed, int versionAt) {
     byte[] key = stored.json();
     Remembered r;
     if (asParsed && tree.get("metadata") instanceof ObjectNode meta) {
       meta.put("resourceVersion", Long.toString(stored.resourceVersion()));
-      r = new Remembered(tree, null, true);
+      r = new Remembered(tree, null, true, versionAt);
     } else {
-      r = new Remembered(tree, marker, false);
+      r = new Remembered(tree, marker, false, versionAt);
     }
     byJson.put(key, r);
     int slot = (int) (next.getAndIncrement() % order.length());
@@ -84,6 +86,15 @@ final class RecentTrees {
       return r.tree;
     }
     return tree(stored, r);
+  }
+
+  /**
+   * Where the bytes of {@code stored} hold its resourceVersion's digits when {@code tree} is its
+   * shared tree, which serializes to exactly those bytes (see {@link #intact}); else -1.
+   */
+  int versionAt(StoredObject stored, ObjectNode tree) {
+    Remembered r = byJson.get(stored.json());
+    return r != null && r.shared && r.tree == tree ? r.versionAt : -1;
   }
 
   /** The object as {@code Json.parseObject(stored.json())} gives it: a tree of its own. */
