@@ -8,6 +8,44 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class NameValidationTest {
+  /** The written-out syntax checks accept exactly what upstream's regular expressions accept. */
+  @Test
+  void syntaxChecksAreTheRegularExpressions() {
+    String alphabet = "az09AZ-._/\u00e9 \n";
+    java.util.Random random = new java.util.Random(1);
+    int accepted = 0;
+    for (int i = 0; i < 60_000; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int n = random.nextInt(12); n > 0; n--) {
+        // mostly lower-case letters and digits, so that valid names are common
+        b.append(
+            random.nextInt(3) == 0
+                ? alphabet.charAt(random.nextInt(alphabet.length()))
+                : "abcxyz0189".charAt(random.nextInt(10)));
+      }
+      String v = b.toString();
+      assertThat(NameValidation.subdomainSyntax(v))
+          .as("subdomain %s", v)
+          .isEqualTo(NameValidation.DNS1123_SUBDOMAIN.matcher(v).matches());
+      assertThat(NameValidation.labelSyntax(v))
+          .as("label %s", v)
+          .isEqualTo(NameValidation.DNS1123_LABEL.matcher(v).matches());
+      assertThat(NameValidation.labelKeySyntax(v))
+          .as("label key %s", v)
+          .isEqualTo(NameValidation.LABEL_KEY.matcher(v).matches());
+      accepted += NameValidation.subdomainSyntax(v) && v.contains(".") ? 1 : 0;
+    }
+    assertThat(accepted).isGreaterThan(1_000);
+    for (String v : List.of("", ".", "a.", ".a", "a..b", "a.b", "a-.b", "a.-b", "A", "a_b", "-")) {
+      assertThat(NameValidation.subdomainSyntax(v))
+          .as(v)
+          .isEqualTo(NameValidation.DNS1123_SUBDOMAIN.matcher(v).matches());
+      assertThat(NameValidation.labelKeySyntax(v))
+          .as(v)
+          .isEqualTo(NameValidation.LABEL_KEY.matcher(v).matches());
+    }
+  }
+
   @Test
   void qualifiedNames() {
     assertThat(NameValidation.isQualifiedName("example.com/MyName")).isEmpty();
