@@ -377,15 +377,19 @@ final class Typed {
       // Each key of either side once, then the fields a Go value always has (the order of the
       // visits does not matter: the sets are sorted).
       Type t = objectType(f);
+      // Entries rather than keys: each value is then looked up in the other object only.
       if (lv != null) {
-        for (String k : lv.propertyNames()) {
-          compareField(k, lv, rv, t, path, c, zl, zr);
+        for (Map.Entry<String, JsonNode> e : lv.properties()) {
+          String k = e.getKey();
+          JsonNode rc = rv == null ? null : rv.get(k);
+          compareField(k, e.getValue(), rc, lv, rv, t, path, c, zl, zr);
         }
       }
       if (rv != null) {
-        for (String k : rv.propertyNames()) {
+        for (Map.Entry<String, JsonNode> e : rv.properties()) {
+          String k = e.getKey();
           if (lv == null || !lv.has(k)) {
-            compareField(k, lv, rv, t, path, c, zl, zr);
+            compareField(k, null, e.getValue(), lv, rv, t, path, c, zl, zr);
           }
         }
       }
@@ -393,7 +397,7 @@ final class Typed {
         for (Field zf : t.zeroPresentFields) {
           String k = zf.name();
           if ((lv == null || !lv.has(k)) && (rv == null || !rv.has(k))) {
-            compareField(k, lv, rv, t, path, c, zl, zr);
+            compareField(k, null, null, lv, rv, t, path, c, zl, zr);
           }
         }
       }
@@ -413,8 +417,11 @@ final class Typed {
     }
   }
 
+  /** Compares the values {@code lc} and {@code rc} (null: absent) under key k of lv and rv. */
   private static void compareField(
       String k,
+      JsonNode lc,
+      JsonNode rc,
       JsonNode lv,
       JsonNode rv,
       Type t,
@@ -423,8 +430,6 @@ final class Typed {
       boolean zl,
       boolean zr) {
     Field cf = t.field(k);
-    JsonNode lc = lv == null ? null : lv.get(k);
-    JsonNode rc = rv == null ? null : rv.get(k);
     if (cf.zeroPresent() && t.isStruct()) {
       lc = lc == null && lv != null && zl ? zero(cf) : lc;
       rc = rc == null && rv != null && zr ? zero(cf) : rc;
