@@ -14,13 +14,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Single requests (GET, POST, PUT, PATCH) for one resource type, sent through a fabric8 client's
- * own HTTP client, so they carry its authentication, interceptors (jdra's QPS limiter among them),
- * retries, request timeout and connection pool. For the hot paths of controllers: the client's DSL
- * spent more CPU per request than the controller did (a burst of 5,000 pods in the ResourceClaim
- * controller): the patch operation clones the object by writing and reading it, and every request
- * joins and parses its URL anew. Here the URL prefix is built once per resource type, the body is
- * written once with the client's serialization and the response read with it.
+ * Single requests (GET, POST, PUT, PATCH, DELETE of a collection) for one resource type, sent
+ * through a fabric8 client's own HTTP client, so they carry its authentication, interceptors
+ * (jdra's QPS limiter among them), retries, request timeout and connection pool. For the hot paths
+ * of controllers: the client's DSL spent more CPU per request than the controller did (a burst of
+ * 5,000 pods in the ResourceClaim controller): the patch operation clones the object by writing and
+ * reading it, and every request joins and parses its URL anew. Here the URL prefix is built once
+ * per resource type, the body is written once with the client's serialization and the response read
+ * with it.
  *
  * <p>Answers other than 2xx fail as the DSL fails: a {@link KubernetesClientException} made by
  * fabric8's own {@code OperationSupport.requestFailure} from the {@code Status} the API server sent
@@ -116,6 +117,18 @@ public final class ApiRequests {
           http.newHttpRequestBuilder()
               .uri(itemUrl(namespace, name) + patch.query())
               .method("PATCH", patch.contentType(), content);
+      return send(req, false);
+    }
+
+    /**
+     * DELETE of the namespace's whole collection (upstream's DeleteCollection) with these options,
+     * a {@code DeleteOptions} or its JSON, sent as the body as the DSL sends them. The API server
+     * answers with the list of what it deleted; with {@code Void} it is not decoded (client-go's
+     * DeleteCollection never reads it), else it is decoded into {@code T} (a list type).
+     */
+    public T deleteCollection(String namespace, Object options) {
+      HttpRequest.Builder req =
+          http.newHttpRequestBuilder().uri(collectionUrl(namespace)).delete(JSON, json(options));
       return send(req, false);
     }
 

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.fabric8.kubernetes.api.model.DeleteOptions;
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
@@ -158,6 +162,38 @@ class ApiRequestsTest {
     assertThatThrownBy(() -> unread.patch(ns, "gone", ApiRequests.Patch.merge(), "{}"))
         .isInstanceOfSatisfying(
             KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+  }
+
+  @Test
+  void deleteCollectionDeletesTheNamespacesObjectsWithOrWithoutReadingTheAnswer() {
+    String other = ns + "-other";
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(other).endMetadata().build())
+        .create();
+    for (String name : List.of("a", "b")) {
+      client.pods().inNamespace(ns).resource(Make.pod(name).namespace(ns).obj()).create();
+    }
+    client.pods().inNamespace(other).resource(Make.pod("c").namespace(other).obj()).create();
+    DeleteOptions now =
+        new DeleteOptionsBuilder()
+            .withGracePeriodSeconds(0L)
+            .withPropagationPolicy("Background")
+            .build();
+    ApiRequests api = new ApiRequests(client);
+
+    assertThat(api.resource("v1", "pods", Void.class).deleteCollection(ns, now)).isNull();
+    assertThat(client.pods().inNamespace(ns).list().getItems()).isEmpty();
+    assertThat(client.pods().inNamespace(other).list().getItems()).hasSize(1);
+
+    PodList deleted =
+        api.resource("v1", "pods", PodList.class)
+            .deleteCollection(other, client.getKubernetesSerialization().asJson(now));
+    assertThat(deleted.getItems())
+        .map(HasMetadata::getMetadata)
+        .map(m -> m.getName())
+        .containsExactly("c");
+    assertThat(client.pods().inNamespace(other).list().getItems()).isEmpty();
   }
 
   @Test

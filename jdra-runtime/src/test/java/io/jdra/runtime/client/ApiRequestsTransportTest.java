@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.jdra.testing.objects.Make;
@@ -14,6 +16,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -118,6 +122,42 @@ class ApiRequestsTransportTest {
     assertThat(ours.getCode()).isEqualTo(dsl.getCode());
     assertThat(ours.getStatus()).isEqualTo(dsl.getStatus());
     assertThat(ours.getCause()).isNotNull().hasSameClassAs(rootOrSelf(dsl));
+  }
+
+  @Test
+  void deleteCollectionSendsWhatTheDslSends() throws IOException {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    serve(
+        10_000,
+        0,
+        x -> {
+          seen.add(
+              x.getRequestMethod()
+                  + " "
+                  + x.getRequestURI()
+                  + " "
+                  + x.getRequestHeaders().getFirst("Content-Type")
+                  + " "
+                  + new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          answer(x, 200, "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[]}");
+        });
+    client
+        .pods()
+        .inNamespace("ns")
+        .withGracePeriod(0)
+        .withPropagationPolicy(DeletionPropagation.BACKGROUND)
+        .delete();
+    new ApiRequests(client)
+        .resource("v1", "pods", Void.class)
+        .deleteCollection(
+            "ns",
+            new DeleteOptionsBuilder()
+                .withGracePeriodSeconds(0L)
+                .withPropagationPolicy("Background")
+                .build());
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(0)).startsWith("DELETE /api/v1/namespaces/ns/pods application/json");
+    assertThat(seen.get(1)).isEqualTo(seen.get(0));
   }
 
   /** The DSL wraps the transport's exception once more than we do. */
