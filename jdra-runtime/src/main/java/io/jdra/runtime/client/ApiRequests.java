@@ -56,8 +56,9 @@ public final class ApiRequests {
   /**
    * Requests for a resource type: {@code apiVersion} as in objects ({@code v1} for the core group,
    * {@code resource.k8s.io/v1}), {@code plural} the resource ({@code resourceclaims}), {@code type}
-   * what answers are decoded into: a model class, a JSON tree ({@code JsonNode}), or {@code Void}
-   * for a caller that does not read the answer (it is then not decoded; methods return null).
+   * what answers are decoded into: a model class, a JSON tree ({@code JsonNode}), {@code String}
+   * for the answer's JSON text as it came (not parsed), or {@code Void} for a caller that does not
+   * read the answer (it is then not decoded; methods return null).
    */
   public <T> Resource<T> resource(String apiVersion, String plural, Class<T> type) {
     String groupVersion = (apiVersion.contains("/") ? "apis/" : "api/") + apiVersion + "/";
@@ -159,6 +160,9 @@ public final class ApiRequests {
       }
       if (type == Void.class) {
         return null;
+      }
+      if (type == String.class) {
+        return type.cast(new String(response.body(), StandardCharsets.UTF_8));
       }
       try {
         return decode(response.body());

@@ -23,13 +23,11 @@ import io.jdra.api.resourceclaim.PodGroupClaims;
 import io.jdra.api.resourceclaim.ResourceClaims;
 import io.jdra.runtime.Ctx;
 import io.jdra.runtime.client.ApiRequests;
+import io.jdra.runtime.client.JsonMember;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@link ClaimWriter} over a fabric8 client: Update and UpdateStatus with the resourceVersion
@@ -51,8 +49,11 @@ public final class ApiClaimWriter implements ClaimWriter {
 
   private final ApiRequests.Resource<ResourceClaim> claimStatus;
 
-  /** The finalizer write, whose answer is kept as JSON for the status write that follows. */
-  private final ApiRequests.Resource<JsonNode> claimTrees;
+  /**
+   * The finalizer write, whose answer is kept as JSON text for the status write that follows (see
+   * {@link #withStatus(String, String)}).
+   */
+  private final ApiRequests.Resource<String> claimTexts;
 
   public ApiClaimWriter(KubernetesClient client) {
     this(client, false);
@@ -69,8 +70,8 @@ public final class ApiClaimWriter implements ClaimWriter {
         new ApiRequests(client)
             .resource("resource.k8s.io/v1", "resourceclaims", ResourceClaim.class);
     this.claimStatus = claims.subresource("status");
-    this.claimTrees =
-        new ApiRequests(client).resource("resource.k8s.io/v1", "resourceclaims", JsonNode.class);
+    this.claimTexts =
+        new ApiRequests(client).resource("resource.k8s.io/v1", "resourceclaims", String.class);
   }
 
   @Override
@@ -100,8 +101,8 @@ public final class ApiClaimWriter implements ClaimWriter {
         .anyMatch(r -> Objects.equals(r.getUid(), consumer.getUid()))) {
       return claim;
     }
-    // The claim as stored after the finalizer write, as a JSON tree; null when none was needed.
-    ObjectNode stored = null;
+    // The claim as stored after the finalizer write, as JSON; null when none was needed.
+    String stored = null;
     if (allocated != null) {
       boolean hasAllocation =
           claim.getStatus() != null && claim.getStatus().getAllocation() != null;
@@ -112,8 +113,7 @@ public final class ApiClaimWriter implements ClaimWriter {
       }
       List<String> fins = claim.getMetadata().getFinalizers();
       if (fins == null || !fins.contains(ResourceClaims.FINALIZER)) {
-        stored =
-            (ObjectNode) claimTrees.update(namespace(claim), name(claim), withFinalizer(claim));
+        stored = claimTexts.update(namespace(claim), name(claim), withFinalizer(claim));
         ctx.logger().v(5).info("Added finalizer to claim", "claim", DraManager.key(claim));
       }
     } else if (claim.getStatus() == null || claim.getStatus().getAllocation() == null) {
@@ -136,7 +136,7 @@ public final class ApiClaimWriter implements ClaimWriter {
             reserved);
     Object body;
     if (stored != null) {
-      body = withStatus(stored, status);
+      body = withStatus(stored, client.getKubernetesSerialization().asJson(status));
     } else {
       body = withStatus(claim, status);
     }
@@ -187,18 +187,14 @@ public final class ApiClaimWriter implements ClaimWriter {
   }
 
   /**
-   * The stored claim's JSON with the new status, as a body for the status write: its metadata as
-   * the API server answered, without decoding it into a claim and encoding that again. The fields
-   * keep the tree's order (a new status goes last) and the status is encoded once, together with
-   * the rest, which writes the same bytes as encoding it apart and splicing it in.
+   * The stored claim's JSON with the new status (JSON), as a body for the status write: its
+   * metadata as the API server answered, neither decoded into a claim or a tree nor encoded again.
+   * The status takes the stored one's place, or goes last ({@link JsonMember}): the text of the
+   * stored claim's members and the status put in a map, the body sent before
+   * (ApiClaimWriterBodyTest).
    */
-  static Map<String, Object> withStatus(ObjectNode stored, ResourceClaimStatus status) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> field : stored.properties()) {
-      body.put(field.getKey(), field.getValue());
-    }
-    body.put("status", status);
-    return body;
+  static String withStatus(String stored, String status) {
+    return JsonMember.with(stored, "status", status);
   }
 
   /** {@code old} (may be null) with this allocation and reservedFor; its other fields kept. */
