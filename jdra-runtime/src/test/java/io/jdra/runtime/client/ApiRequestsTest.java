@@ -143,7 +143,7 @@ class ApiRequestsTest {
   }
 
   @Test
-  void answersAreReadAsJsonTreesOrNotAtAll() {
+  void answersAreReadAsJsonTreesAsTextOrNotAtAll() {
     client.pods().inNamespace(ns).resource(Make.pod("t").namespace(ns).obj()).create();
     ApiRequests api = new ApiRequests(client);
     ApiRequests.Resource<JsonNode> trees = api.resource("v1", "pods", JsonNode.class);
@@ -151,6 +151,9 @@ class ApiRequestsTest {
         api.resource("v1", "pods", Void.class).subresource("status");
 
     assertThat(trees.get(ns, "t").path("metadata").path("name").asString()).isEqualTo("t");
+    String text = api.resource("v1", "pods", String.class).get(ns, "t");
+    assertThat(client.getKubernetesSerialization().unmarshal(text, JsonNode.class))
+        .isEqualTo(trees.get(ns, "t"));
     assertThat(
             unread.patch(
                 ns,
