@@ -65,7 +65,7 @@ public final class Json {
     if (a == b) {
       return true;
     }
-    if (a == null || b == null || (written && a.getClass() != b.getClass())) {
+    if (a == null || b == null || (written && !sameClass(a, b))) {
       return false;
     }
     if (a instanceof ObjectNode x) {
@@ -91,6 +91,15 @@ public final class Json {
       return a.decimalValue().equals(b.decimalValue()); // 1.0 and 1.00 are written apart
     }
     return a.equals(b);
+  }
+
+  /**
+   * Whether two nodes are of one class for {@link #writtenAlike}: any two objects are (a {@link
+   * WrittenOnce}, such as the FieldsV1 of a managed-fields entry the server encoded, writes as a
+   * plain object with its entries; a PUT that sends it back has it as a plain object).
+   */
+  private static boolean sameClass(JsonNode a, JsonNode b) {
+    return a.getClass() == b.getClass() || (a instanceof ObjectNode && b instanceof ObjectNode);
   }
 
   /** Objects of the same size with the same keys, each value the same by value. */

@@ -37,6 +37,31 @@ class JsonTest {
           v -> NODES.arrayNode(),
           v -> null);
 
+  /** A node the server wrote once writes as the plain object a client sends back. */
+  @Test
+  void writtenOnceObjectsAreWrittenAlikeWithPlainOnes() {
+    ObjectNode plain = NODES.objectNode();
+    plain.put("a", 1).putObject("f:spec").putObject("f:x");
+    WrittenOnce kept = new WrittenOnce() {};
+    kept.setAll(plain.deepCopy());
+    assertThat(Json.writtenAlike(kept, plain)).isTrue();
+    assertThat(Json.writtenAlike(plain, kept)).isTrue();
+    ArrayNode entries = NODES.arrayNode();
+    entries.addObject().put("manager", "m").set("fieldsV1", kept);
+    ArrayNode sent = NODES.arrayNode();
+    sent.addObject().put("manager", "m").set("fieldsV1", plain);
+    assertThat(Json.writtenAlike(sent, entries)).isTrue();
+    // still apart: a value of another class, another key order
+    ObjectNode longer = plain.deepCopy();
+    longer.put("a", 1L);
+    assertThat(Json.writtenAlike(kept, longer)).isFalse();
+    ObjectNode reordered = NODES.objectNode();
+    reordered.set("f:spec", plain.get("f:spec").deepCopy());
+    reordered.put("a", 1);
+    assertThat(Json.writtenAlike(kept, reordered)).isFalse();
+    assertThat(Json.writtenAlike(kept, NODES.arrayNode())).isFalse();
+  }
+
   @Test
   void answersAsJacksonOnEveryOneChangeVariant() {
     int compared = 0;

@@ -40,6 +40,22 @@ class StrategiesShareStoredValuesTest {
   }
 
   @Test
+  void managedFieldsTheServerEncodedAreSharedWhenSentBack() {
+    ObjectNode old = parse(STORED);
+    // as the server stores them: each entry's FieldsV1 a node written once
+    ObjectNode entry = (ObjectNode) old.at("/metadata/managedFields/0");
+    io.jdra.apiserver.meta.WrittenOnce fields = new io.jdra.apiserver.meta.WrittenOnce() {};
+    fields.setAll((ObjectNode) entry.get("fieldsV1"));
+    entry.set("fieldsV1", fields);
+    ObjectNode put = parse(STORED.replace("\"finalizers\":[\"f\"]", "\"finalizers\":[\"g\"]"));
+    String before = put.toString();
+    Strategies.shareStoredValues(claims(), put, old, true);
+
+    assertThat(put.toString()).isEqualTo(before);
+    assertThat(put.at("/metadata/managedFields")).isSameAs(old.at("/metadata/managedFields"));
+  }
+
+  @Test
   void aPodKeepsItsOwnSpecWhichAdmissionChangesInPlace() {
     ObjectNode old = parse(STORED);
     ObjectNode put = parse(STORED);
