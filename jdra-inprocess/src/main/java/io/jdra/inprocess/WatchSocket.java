@@ -23,11 +23,15 @@ import java.util.concurrent.CompletableFuture;
  * AsciiJson}); here the lines are found in the bytes and each becomes a String in one UTF-8 decode.
  *
  * <p>Flow as fabric8's Vert.x WebSocket: the first message goes out unasked, each further one after
- * the listener's {@link #request()} (fabric8 asks when it has decoded and handed on the last one);
- * the server is asked for more bytes only when the lines it sent are used up, so a slow watcher
- * makes the server hold back as over a socket. The end of the stream reaches the listener as a
- * close (1000) after the last message, a failure of the server as an error; {@link #sendClose}
- * cancels the stream and reports the close, as the peer's close frame would.
+ * the listener's {@link #request()} (fabric8 asks when it has decoded and handed on the last one).
+ * The server is asked for more bytes as soon as the lines it sent have all been handed to the
+ * listener, one batch ahead of it as a socket's receive buffer is: the next event then comes on the
+ * server's event loop (which delivers it at once when the listener has asked), and the listener's
+ * thread does not hand a request to that loop, waking it, for every event. A slow watcher still
+ * makes the server hold back as over a socket: at most one batch of lines waits here. The end of
+ * the stream reaches the listener as a close (1000) after the last message, a failure of the server
+ * as an error; {@link #sendClose} cancels the stream and reports the close, as the peer's close
+ * frame would.
  *
  * <p>Thread-safe: the server's event loop delivers bytes, fabric8's threads ask for messages and
  * close; one thread at a time delivers to the listener, in stream order.
@@ -173,14 +177,14 @@ final class WatchSocket implements WebSocket, InProcessResponse {
       InProcessCall ask = null;
       synchronized (this) {
         again = false;
-        if (!closed && wanted && call != null) {
-          if (!messages.isEmpty()) {
+        if (!closed && call != null) {
+          if (wanted && !messages.isEmpty()) {
             message = messages.poll();
             wanted = false;
-          } else if (ended) {
+          } else if (wanted && ended) {
             closed = true;
             close = true;
-          } else if (!serverAsked) {
+          } else if (messages.isEmpty() && !ended && !serverAsked) {
             serverAsked = true;
             ask = call;
           }

@@ -97,14 +97,25 @@ class WatchSocketTest {
   }
 
   @Test
-  void theServerIsAskedForMoreOnlyWhenTheLinesAreUsedUp() {
+  void theServerIsAskedForMoreOnceTheLinesAreHandedOnOneBatchAhead() {
     socket.head(200, Map.of(), call);
-    socket.chunks(List.of(utf8("a\n")));
-    assertThat(call.requests).as("no ask while the listener has not asked").isEqualTo(1);
+    assertThat(call.requests).isEqualTo(1);
+    socket.chunks(List.of(utf8("a\nb\n")));
+    assertThat(call.requests).as("a line waits: the server is not asked").isEqualTo(1);
     socket.request();
-    assertThat(call.requests).isEqualTo(2);
-    socket.chunks(List.of(utf8("b\nc\n")));
+    assertThat(call.requests)
+        .as("the last line handed on: asked before the listener asks again")
+        .isEqualTo(2);
+    socket.chunks(List.of(utf8("c\n")));
     assertThat(heard).containsExactly("open", "a", "b");
+    assertThat(call.requests).as("a slow listener holds the server back").isEqualTo(2);
+    socket.request();
+    assertThat(call.requests).isEqualTo(3);
+    socket.request();
+    assertThat(call.requests).as("asked already: nothing more to ask").isEqualTo(3);
+    socket.chunks(List.of(utf8("d\n")));
+    assertThat(heard).as("a line that comes after the ask goes out at once").endsWith("c", "d");
+    assertThat(call.requests).isEqualTo(4);
   }
 
   @Test
