@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -18,6 +19,7 @@ final class Templates {
   private final PerfConfig config;
   private final Map<String, GoTemplate> parsed = new ConcurrentHashMap<>();
   private final Map<String, String> json = new ConcurrentHashMap<>();
+  private final Map<String, Optional<Path>> files = new ConcurrentHashMap<>();
 
   Templates(PerfConfig config) {
     this.config = config;
@@ -62,9 +64,17 @@ final class Templates {
   /** Renderings kept: templates that use {@code .Index} render differently for every object. */
   private static final int MAX_CACHED_JSON = 256;
 
+  /**
+   * The file of {@code path}, looked up once per path as the template is read once: a look-up per
+   * rendering was a file-system call for every pod created.
+   */
   private Path file(String path) {
+    return files.computeIfAbsent(path, this::lookUp).orElse(null);
+  }
+
+  private Optional<Path> lookUp(String path) {
     Path file = config.baseDir() == null ? null : config.baseDir().resolve(path).normalize();
-    return file != null && Files.isRegularFile(file) ? file : null;
+    return Optional.ofNullable(file != null && Files.isRegularFile(file) ? file : null);
   }
 
   private String renderText(String path, Path file, Map<String, Object> params) {
