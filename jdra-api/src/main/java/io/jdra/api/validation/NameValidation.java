@@ -54,68 +54,6 @@ public final class NameValidation {
 
   private NameValidation() {}
 
-  /*
-   * The three syntaxes every object's name, finalizers and label keys are checked against on each
-   * write, written out: the regular expressions were about 1.5 % of the embedded API server's
-   * event loops.
-   */
-
-  /** Whether {@code v} matches {@link #DNS1123_SUBDOMAIN}: labels joined by single dots. */
-  static boolean subdomainSyntax(String v) {
-    int start = 0;
-    for (int i = 0, n = v.length(); i <= n; i++) {
-      if (i == n || v.charAt(i) == '.') {
-        if (!labelSyntax(v, start, i)) {
-          return false;
-        }
-        start = i + 1;
-      }
-    }
-    return true;
-  }
-
-  /** Whether {@code v} matches {@link #DNS1123_LABEL}. */
-  static boolean labelSyntax(String v) {
-    return labelSyntax(v, 0, v.length());
-  }
-
-  /** A DNS-1123 label in {@code v[from, to)}: [a-z0-9-], starting and ending alphanumeric. */
-  private static boolean labelSyntax(String v, int from, int to) {
-    if (from >= to || !lowerAlnum(v.charAt(from)) || !lowerAlnum(v.charAt(to - 1))) {
-      return false;
-    }
-    for (int i = from + 1; i < to - 1; i++) {
-      char c = v.charAt(i);
-      if (!lowerAlnum(c) && c != '-') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Whether {@code v} matches {@link #LABEL_KEY}: [-A-Za-z0-9_.], starting and ending alnum. */
-  static boolean labelKeySyntax(String v) {
-    int n = v.length();
-    if (n == 0 || !alnum(v.charAt(0)) || !alnum(v.charAt(n - 1))) {
-      return false;
-    }
-    for (int i = 1; i < n - 1; i++) {
-      char c = v.charAt(i);
-      if (!alnum(c) && c != '-' && c != '_' && c != '.') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean lowerAlnum(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  }
-
-  private static boolean alnum(char c) {
-    return lowerAlnum(c) || (c >= 'A' && c <= 'Z');
-  }
-
   /** Length in UTF-8 bytes, as Go's {@code len(string)}. */
   static int len(String s) {
     for (int i = 0; i < s.length(); i++) {
@@ -156,8 +94,8 @@ public final class NameValidation {
     if (len(value) > DNS1123_LABEL_MAX_LENGTH) {
       errs.add("must be no more than " + DNS1123_LABEL_MAX_LENGTH + unit);
     }
-    if (!labelSyntax(value)) {
-      if (subdomainSyntax(value)) {
+    if (!Syntax.dnsLabel(value)) {
+      if (Syntax.dnsSubdomain(value)) {
         errs.add("must not contain dots");
       } else {
         errs.add(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, "my-name", "123-abc"));
@@ -181,7 +119,7 @@ public final class NameValidation {
     if (len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) {
       errs.add("must be no more than " + DNS1123_SUBDOMAIN_MAX_LENGTH + unit);
     }
-    if (!subdomainSyntax(value)) {
+    if (!Syntax.dnsSubdomain(value)) {
       errs.add(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, "example.com"));
     }
     return errs;
@@ -218,7 +156,7 @@ public final class NameValidation {
     } else if (len(name) > 63) {
       errs.add("name part must be no more than 63 bytes");
     }
-    if (!labelKeySyntax(name)) {
+    if (!Syntax.namePart(name)) {
       errs.add(
           "name part " + regexError(LABEL_KEY_ERR, LABEL_KEY_FMT, "MyName", "my.name", "123-abc"));
     }

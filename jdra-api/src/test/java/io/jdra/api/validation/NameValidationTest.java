@@ -24,25 +24,23 @@ class NameValidationTest {
                 : "abcxyz0189".charAt(random.nextInt(10)));
       }
       String v = b.toString();
-      assertThat(NameValidation.subdomainSyntax(v))
+      assertThat(Syntax.dnsSubdomain(v))
           .as("subdomain %s", v)
           .isEqualTo(NameValidation.DNS1123_SUBDOMAIN.matcher(v).matches());
-      assertThat(NameValidation.labelSyntax(v))
+      assertThat(Syntax.dnsLabel(v))
           .as("label %s", v)
           .isEqualTo(NameValidation.DNS1123_LABEL.matcher(v).matches());
-      assertThat(NameValidation.labelKeySyntax(v))
+      assertThat(Syntax.namePart(v))
           .as("label key %s", v)
           .isEqualTo(NameValidation.LABEL_KEY.matcher(v).matches());
-      accepted += NameValidation.subdomainSyntax(v) && v.contains(".") ? 1 : 0;
+      accepted += Syntax.dnsSubdomain(v) && v.contains(".") ? 1 : 0;
     }
     assertThat(accepted).isGreaterThan(1_000);
     for (String v : List.of("", ".", "a.", ".a", "a..b", "a.b", "a-.b", "a.-b", "A", "a_b", "-")) {
-      assertThat(NameValidation.subdomainSyntax(v))
+      assertThat(Syntax.dnsSubdomain(v))
           .as(v)
           .isEqualTo(NameValidation.DNS1123_SUBDOMAIN.matcher(v).matches());
-      assertThat(NameValidation.labelKeySyntax(v))
-          .as(v)
-          .isEqualTo(NameValidation.LABEL_KEY.matcher(v).matches());
+      assertThat(Syntax.namePart(v)).as(v).isEqualTo(NameValidation.LABEL_KEY.matcher(v).matches());
     }
   }
 

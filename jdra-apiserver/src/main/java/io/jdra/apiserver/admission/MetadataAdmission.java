@@ -1,5 +1,6 @@
 package io.jdra.apiserver.admission;
 
+import io.jdra.api.validation.Syntax;
 import io.jdra.apiserver.meta.Cause;
 import io.jdra.apiserver.meta.Json;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.jdra.apiserver.admission;
+package io.jdra.api.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

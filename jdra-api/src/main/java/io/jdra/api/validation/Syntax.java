@@ -1,21 +1,22 @@
-package io.jdra.apiserver.admission;
+package io.jdra.api.validation;
 
 /**
  * The name syntaxes of upstream's validation (RFC 1123 labels and subdomains, the name part of a
- * qualified name, label values), tested character by character: these run for every label,
- * annotation key and created name, where a regular expression match cost more than the rest of
- * metadata admission. {@code SyntaxTest} compares each with upstream's regular expression.
+ * qualified name, label values), tested character by character, without length limits: these run
+ * for every name, finalizer, label and annotation key of every write, where a regular expression
+ * match cost more than the rest of metadata admission (the API server's admission and {@link
+ * NameValidation} use them). {@code SyntaxTest} compares each with upstream's regular expression.
  */
-final class Syntax {
+public final class Syntax {
   private Syntax() {}
 
   /** {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?} (no length limit). */
-  static boolean dnsLabel(String s) {
+  public static boolean dnsLabel(String s) {
     return dnsLabel(s, 0, s.length());
   }
 
   /** {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*} (no length limit). */
-  static boolean dnsSubdomain(String s) {
+  public static boolean dnsSubdomain(String s) {
     int start = 0;
     while (true) {
       int dot = s.indexOf('.', start);
@@ -31,7 +32,7 @@ final class Syntax {
   }
 
   /** {@code ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]}: a qualified name's name part. */
-  static boolean namePart(String s) {
+  public static boolean namePart(String s) {
     int n = s.length();
     if (n == 0 || !alnum(s.charAt(0)) || !alnum(s.charAt(n - 1))) {
       return false;
@@ -46,7 +47,7 @@ final class Syntax {
   }
 
   /** {@code (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?}: a label value. */
-  static boolean labelValue(String s) {
+  public static boolean labelValue(String s) {
     return s.isEmpty() || namePart(s);
   }
 
