@@ -31,8 +31,10 @@ import java.util.function.LongSupplier;
  */
 public final class Parallelizer implements AutoCloseable {
   /**
-   * A chunk taking this long makes the caller wake the workers for the rest. About ten wake-ups of
-   * a parked thread on a busy two-core machine; a chunk is about sqrt(n) pieces (22 of 500 nodes).
+   * Two chunks in a row taking this long make the caller wake the workers for the rest. A chunk is
+   * about sqrt(n) pieces (22 of 500 nodes): the bench's steady state, at about 0.4 us per node,
+   * takes about 9 us a chunk and stays on the caller; a device search of a few microseconds per
+   * node goes past it. A chosen threshold, not a measured crossover.
    */
   static final long HELP_AFTER_NANOS = 50_000;
 
