@@ -34,6 +34,17 @@ public final class NodeInfo {
   private final List<Taint> taints;
 
   /**
+   * Allocatable minus requested for pods, cpu, memory and ephemeral storage, worked out when the
+   * node's info is replaced: Fit's check on every node of every cycle then reads this object only,
+   * not the two Resource objects and the pod list (each a cache miss once other threads ran).
+   */
+  private final long freePods;
+
+  private final long freeMilliCpu;
+  private final long freeMemory;
+  private final long freeEphemeralStorage;
+
+  /**
    * What the DRA allocator remembers about this node (its pools and devices), handed on to every
    * later NodeInfo of this name: Filter finds them through here instead of a lookup by node name
    * per node and pod. The one mutable part, a cache that never changes what plugins see.
@@ -68,6 +79,10 @@ public final class NodeInfo {
                 || node.getSpec().getTaints().isEmpty()
             ? List.of()
             : node.getSpec().getTaints();
+    this.freePods = allocatable.allowedPodNumber() - pods.size();
+    this.freeMilliCpu = allocatable.milliCpu() - requested.milliCpu();
+    this.freeMemory = allocatable.memory() - requested.memory();
+    this.freeEphemeralStorage = allocatable.ephemeralStorage() - requested.ephemeralStorage();
   }
 
   /** A node without pods. */
@@ -174,6 +189,26 @@ public final class NodeInfo {
   /** Where the DRA allocator keeps what it learned about this node (see {@link NodeCache}). */
   public NodeCache allocatorCache() {
     return allocatorCache;
+  }
+
+  /** {@code allocatable().allowedPodNumber()} minus the number of pods. */
+  public long freePods() {
+    return freePods;
+  }
+
+  /** {@code allocatable().milliCpu() - requested().milliCpu()}. */
+  public long freeMilliCpu() {
+    return freeMilliCpu;
+  }
+
+  /** {@code allocatable().memory() - requested().memory()}. */
+  public long freeMemory() {
+    return freeMemory;
+  }
+
+  /** {@code allocatable().ephemeralStorage() - requested().ephemeralStorage()}. */
+  public long freeEphemeralStorage() {
+    return freeEphemeralStorage;
   }
 
   public List<PodInfo> pods() {
