@@ -47,7 +47,9 @@ final class NodeMemo {
    * base} is the allocated state's base token when every pool of the view was in that base (not in
    * the overlay) at the time, with the pools' overlay bits: while a state has the same base and
    * none of those bits set, the pools' devices in use are still the same maps, which is found
-   * without reading the view's pools (cold objects, one set per node and pod). Else null.
+   * without reading the view's pools (cold objects, one set per node and pod). Else null. The bits
+   * are in {@code bits}, or, for a view of one pool, that pool's in {@code bit} ({@code bits}
+   * null).
    */
   private record Entry(
       Slices.Gathered view,
@@ -55,6 +57,7 @@ final class NodeMemo {
       Dev[][] pools,
       Search search,
       Object base,
+      int bit,
       int[] bits) {
 
     /**
@@ -63,6 +66,9 @@ final class NodeMemo {
     boolean unchangedIn(AllocatedState state) {
       if (base == null) {
         return false;
+      }
+      if (bits == null) {
+        return state.inBase(base, bit);
       }
       for (int bit : bits) {
         if (!state.inBase(base, bit)) {
@@ -146,7 +152,13 @@ final class NodeMemo {
         base = null;
       }
     }
-    return new Entry(view, signature, pools, search, base, base == null ? null : bits);
+    if (base == null) {
+      return new Entry(view, signature, pools, search, null, 0, null);
+    }
+    // A view of one pool (the common case) keeps its bit in the entry: no array to read per call.
+    return bits.length == 1
+        ? new Entry(view, signature, pools, search, base, bits[0], null)
+        : new Entry(view, signature, pools, search, base, 0, bits);
   }
 
   /** The kept outcome, for these claims. */
