@@ -37,7 +37,9 @@ import tools.jackson.databind.ObjectReader;
  *
  * <p>Its mapper also writes objects without fabric8's per-property check when their additional
  * properties are empty ({@link DirectPropertyWrites}) and reads managedFields' {@code fieldsV1}
- * without reflection ({@link FieldsV1Reads}), each giving what fabric8's mapper gives.
+ * without reflection ({@link FieldsV1Reads}) and the scalar fields of the hot model classes by
+ * direct setter calls ({@link ScalarReads}), and creates model objects by compiled constructor
+ * calls ({@link DirectCreators}), each giving what fabric8's mapper gives.
  */
 public final class ClientSerialization extends KubernetesSerialization {
   private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
@@ -62,6 +64,8 @@ public final class ClientSerialization extends KubernetesSerialization {
             .addModule(new OnePassWatchEvents(this::registeredKind))
             .addModule(new DirectPropertyWrites())
             .addModule(new FieldsV1Reads())
+            .addModule(new ScalarReads())
+            .addModule(new DirectCreators())
             .build();
     return configured;
   }
