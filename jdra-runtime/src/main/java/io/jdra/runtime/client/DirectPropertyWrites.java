@@ -8,6 +8,7 @@ import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.BeanDescription;
+import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.SerializationConfig;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueSerializer;
@@ -97,6 +98,12 @@ final class DirectPropertyWrites extends SimpleModule {
      */
     private volatile BeanPropertyWriter[] direct;
 
+    /**
+     * For each of {@link #direct}, its {@link ScalarWrite} where the writer is a plain scalar
+     * one's, else null; set with it.
+     */
+    private volatile ScalarWrite[] scalars;
+
     Direct(BeanSerializerBase fabric8, AnnotatedMember anyGetter) {
       super(fabric8);
       this.anyGetter = anyGetter;
@@ -112,7 +119,18 @@ final class DirectPropertyWrites extends SimpleModule {
           unwrapped[i] = (BeanPropertyWriter) WRAPPED.get(d);
         }
       }
+      ScalarWrite[] s = new ScalarWrite[unwrapped.length];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = ScalarWrite.of(unwrapped[i]);
+      }
+      scalars = s;
       direct = unwrapped;
+    }
+
+    /** How many of the properties are written by a {@link ScalarWrite} (for tests). */
+    int scalarWrites() {
+      ScalarWrite[] s = scalars;
+      return s == null ? 0 : (int) java.util.Arrays.stream(s).filter(w -> w != null).count();
     }
 
     /** Whether objects without additional properties are written directly (for tests). */
@@ -133,8 +151,36 @@ final class DirectPropertyWrites extends SimpleModule {
       }
       // What BeanSerializer.serialize does with _props, with the wrapped writers.
       gen.writeStartObject(bean);
-      _serializePropertiesNoView(bean, gen, ctxt, props);
+      writeProperties(bean, gen, ctxt, props, scalars);
       gen.writeEndObject();
+    }
+
+    /**
+     * What {@code _serializePropertiesNoView} does: each writer writes its property, a failure is
+     * wrapped with the bean and the property's name; scalar properties are written here.
+     */
+    private void writeProperties(
+        Object bean,
+        JsonGenerator gen,
+        SerializationContext ctxt,
+        BeanPropertyWriter[] props,
+        ScalarWrite[] scalars) {
+      int i = 0;
+      try {
+        for (; i < props.length; i++) {
+          ScalarWrite s = scalars[i];
+          if (s != null) {
+            s.write(bean, gen);
+          } else {
+            props[i].serializeAsProperty(bean, gen, ctxt);
+          }
+        }
+      } catch (Exception e) {
+        wrapAndThrow(ctxt, e, bean, props[i].getName());
+      } catch (StackOverflowError e) {
+        throw DatabindException.from(gen, "Infinite recursion (StackOverflowError)", e)
+            .prependPath(bean, props[i].getName());
+      }
     }
 
     /** What each of fabric8's wrappers reads: the any-getter's map. */

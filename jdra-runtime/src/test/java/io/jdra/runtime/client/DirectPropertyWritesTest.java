@@ -97,6 +97,14 @@ class DirectPropertyWritesTest {
           .as(type.getSimpleName())
           .isTrue();
     }
+    // Their scalar properties through compiled getters (ScalarWrite): ObjectMeta's eight
+    // strings and two longs, a managedFields entry's six strings.
+    assertThat(scalarWrites(ctxt, ObjectMeta.class)).isEqualTo(10);
+    assertThat(scalarWrites(ctxt, ManagedFieldsEntry.class)).isEqualTo(6);
+  }
+
+  private static int scalarWrites(SerializationContext ctxt, Class<?> type) {
+    return ((DirectPropertyWrites.Direct) ctxt.findRootValueSerializer(type)).scalarWrites();
   }
 
   private static void assertSameJson(Object o) {
