@@ -70,9 +70,9 @@ final class ClaimRatcheting {
     // Only decoded to be checked (not written back): fields the stored object passed are left out.
     JsonNode checked = share && !reencode ? withoutStored(written, old.get("metadata")) : written;
     ResourceClaim claim = new ResourceClaim();
-    claim.setMetadata(read(checked, ObjectMeta.class));
+    claim.setMetadata(readMeta(checked));
     ResourceClaim stored = new ResourceClaim();
-    stored.setMetadata(read(only(old.get("metadata"), UPDATE_READS), ObjectMeta.class));
+    stored.setMetadata(readMeta(only(old.get("metadata"), UPDATE_READS)));
     List<FieldError> errs = Validation.validateResourceClaimUpdate(claim, stored);
     keepStored(obj, old, "spec", share);
     keepStored(obj, old, "status", share);
@@ -220,7 +220,7 @@ final class ClaimRatcheting {
         specs == null || !(storedSpec instanceof ObjectNode)
             ? read(storedSpec, ResourceClaimSpec.class)
             : specs.get(storedSpec, t -> read(t, ResourceClaimSpec.class));
-    ResourceClaim claim = claim(old, spec, read(obj.get("status"), ResourceClaimStatus.class));
+    ResourceClaim claim = claim(old, spec, readStatus(obj.get("status")));
     ResourceClaim stored = claim(old, spec, storedStatus(old.get("status"), statuses));
     claim = ResourceClaimStrategy.prepareForStatusUpdateInPlace(claim, stored, gates);
     String ns = claim.getMetadata().getNamespace();
@@ -232,7 +232,8 @@ final class ClaimRatcheting {
     keepStored(obj, old, "spec", share);
     JsonNode status = obj.get("status");
     if (!strategyKeeps(status, gates)) {
-      DraAdmission.writeField(obj, "status", claim.getStatus());
+      // (a release writes empty lists, which encoding drops: then the empty status's tree)
+      DraAdmission.writeStatus(obj, claim.getStatus());
     } else if (share && statuses != null && status != null && errs.isEmpty()) {
       // stored as sent: the claim's next status write reads this tree as the stored status (the
       // strategy kept the model as decoded, and validation only reads it)
@@ -250,7 +251,33 @@ final class ClaimRatcheting {
           : "a kept status differs from its tree";
       return kept;
     }
-    return read(tree, ResourceClaimStatus.class);
+    return readStatus(tree);
+  }
+
+  /**
+   * A metadata tree decoded: by hand when it holds only the fields {@link MetaTrees} reads, else
+   * through Jackson. With assertions on, the two are compared.
+   */
+  static ObjectMeta readMeta(JsonNode tree) {
+    ObjectMeta m = MetaTrees.meta(tree);
+    if (m == null) {
+      return read(tree, ObjectMeta.class);
+    }
+    assert m.equals(read(tree, ObjectMeta.class)) : "metadata read by hand differs";
+    return m;
+  }
+
+  /**
+   * A status tree decoded: by hand when it has the shape of an allocating status write ({@link
+   * ClaimStatusTrees}), else through Jackson. With assertions on, the two are compared.
+   */
+  static ResourceClaimStatus readStatus(JsonNode tree) {
+    ResourceClaimStatus s = ClaimStatusTrees.status(tree);
+    if (s == null) {
+      return read(tree, ResourceClaimStatus.class);
+    }
+    assert s.equals(read(tree, ResourceClaimStatus.class)) : "a status read by hand differs";
+    return s;
   }
 
   /**

@@ -346,6 +346,20 @@ class ClaimRatchetingTest {
                 c -> status(c).remove("allocation"),
                 true),
             new Case(
+                "released as a controller writes it (empty lists)",
+                true,
+                on,
+                c -> {
+                  allocated.accept(c);
+                  status(c).set("reservedFor", node(RESERVED));
+                },
+                c -> {
+                  status(c).remove("allocation");
+                  status(c).putArray("reservedFor");
+                  status(c).putArray("devices");
+                },
+                true),
+            new Case(
                 "metadata changed with the status",
                 true,
                 on,
