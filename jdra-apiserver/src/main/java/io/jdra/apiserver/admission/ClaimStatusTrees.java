@@ -1,5 +1,11 @@
 package io.jdra.apiserver.admission;
 
+import static io.jdra.apiserver.admission.TreeReads.list;
+import static io.jdra.apiserver.admission.TreeReads.object;
+import static io.jdra.apiserver.admission.TreeReads.read;
+import static io.jdra.apiserver.admission.TreeReads.string;
+import static io.jdra.apiserver.admission.TreeReads.unread;
+
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
@@ -8,14 +14,9 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResult;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimConsumerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimStatus;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.node.StringNode;
 
 /**
  * A claim status as a scheduler writes it when it allocates (results naming request, driver, pool
@@ -31,27 +32,9 @@ import tools.jackson.databind.node.StringNode;
 final class ClaimStatusTrees {
   private ClaimStatusTrees() {}
 
-  /** Thrown inside a read to give up on the tree; no stack trace (it is control flow). */
-  private static final class Unread extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Unread() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static final Unread UNREAD = new Unread();
-
   /** The status, or null when the tree is not of the shape read here. */
   static ResourceClaimStatus status(JsonNode tree) {
-    if (!(tree instanceof ObjectNode o)) {
-      return null;
-    }
-    try {
-      return status(o);
-    } catch (Unread e) {
-      return null;
-    }
+    return tree instanceof ObjectNode o ? read(o, ClaimStatusTrees::status) : null;
   }
 
   private static ResourceClaimStatus status(ObjectNode o) {
@@ -61,7 +44,7 @@ final class ClaimStatusTrees {
       switch (e.getKey()) {
         case "allocation" -> s.setAllocation(allocation(object(v)));
         case "reservedFor" -> s.setReservedFor(list(v, ClaimStatusTrees::consumer));
-        default -> throw UNREAD;
+        default -> throw unread();
       }
     }
     return s;
@@ -75,7 +58,7 @@ final class ClaimStatusTrees {
         case "devices" -> a.setDevices(devices(object(v)));
         case "nodeSelector" -> a.setNodeSelector(nodeSelector(object(v)));
         case "allocationTimestamp" -> a.setAllocationTimestamp(string(v));
-        default -> throw UNREAD;
+        default -> throw unread();
       }
     }
     return a;
@@ -85,7 +68,7 @@ final class ClaimStatusTrees {
     DeviceAllocationResult d = new DeviceAllocationResult();
     for (Map.Entry<String, JsonNode> e : o.properties()) {
       if (!e.getKey().equals("results")) {
-        throw UNREAD;
+        throw unread();
       }
       d.setResults(list(e.getValue(), ClaimStatusTrees::result));
     }
@@ -101,7 +84,7 @@ final class ClaimStatusTrees {
         case "driver" -> r.setDriver(v);
         case "pool" -> r.setPool(v);
         case "device" -> r.setDevice(v);
-        default -> throw UNREAD;
+        default -> throw unread();
       }
     }
     return r;
@@ -111,7 +94,7 @@ final class ClaimStatusTrees {
     NodeSelector s = new NodeSelector();
     for (Map.Entry<String, JsonNode> e : o.properties()) {
       if (!e.getKey().equals("nodeSelectorTerms")) {
-        throw UNREAD;
+        throw unread();
       }
       s.setNodeSelectorTerms(list(e.getValue(), ClaimStatusTrees::term));
     }
@@ -125,7 +108,7 @@ final class ClaimStatusTrees {
       switch (e.getKey()) {
         case "matchFields" -> t.setMatchFields(list(v, ClaimStatusTrees::requirement));
         case "matchExpressions" -> t.setMatchExpressions(list(v, ClaimStatusTrees::requirement));
-        default -> throw UNREAD;
+        default -> throw unread();
       }
     }
     return t;
@@ -138,8 +121,8 @@ final class ClaimStatusTrees {
       switch (e.getKey()) {
         case "key" -> r.setKey(string(v));
         case "operator" -> r.setOperator(string(v));
-        case "values" -> r.setValues(list(v, ClaimStatusTrees::string));
-        default -> throw UNREAD;
+        case "values" -> r.setValues(list(v, TreeReads::string));
+        default -> throw unread();
       }
     }
     return r;
@@ -154,35 +137,9 @@ final class ClaimStatusTrees {
         case "resource" -> c.setResource(v);
         case "name" -> c.setName(v);
         case "uid" -> c.setUid(v);
-        default -> throw UNREAD;
+        default -> throw unread();
       }
     }
     return c;
-  }
-
-  private static ObjectNode object(JsonNode n) {
-    if (n instanceof ObjectNode o) {
-      return o;
-    }
-    throw UNREAD;
-  }
-
-  private static String string(JsonNode n) {
-    if (n instanceof StringNode s) {
-      return s.stringValue();
-    }
-    throw UNREAD;
-  }
-
-  /** A JSON array read item by item into a new list, as Jackson reads a list property. */
-  private static <T> List<T> list(JsonNode n, Function<JsonNode, T> item) {
-    if (!(n instanceof ArrayNode a)) {
-      throw UNREAD;
-    }
-    List<T> out = new ArrayList<>(a.size());
-    for (JsonNode i : a) {
-      out.add(item.apply(i));
-    }
-    return out;
   }
 }

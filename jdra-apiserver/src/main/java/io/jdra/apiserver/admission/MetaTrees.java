@@ -1,19 +1,23 @@
 package io.jdra.apiserver.admission;
 
+import static io.jdra.apiserver.admission.TreeReads.bool;
+import static io.jdra.apiserver.admission.TreeReads.integer;
+import static io.jdra.apiserver.admission.TreeReads.list;
+import static io.jdra.apiserver.admission.TreeReads.object;
+import static io.jdra.apiserver.admission.TreeReads.read;
+import static io.jdra.apiserver.admission.TreeReads.string;
+import static io.jdra.apiserver.admission.TreeReads.strings;
+import static io.jdra.apiserver.admission.TreeReads.unread;
+
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.BooleanNode;
-import tools.jackson.databind.node.IntNode;
-import tools.jackson.databind.node.LongNode;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.node.StringNode;
 
 /**
  * Object metadata (and a claim made of metadata alone) read into the fabric8 model by hand, for the
@@ -25,27 +29,9 @@ import tools.jackson.databind.node.StringNode;
 final class MetaTrees {
   private MetaTrees() {}
 
-  /** Thrown inside a read to give up on the tree; no stack trace (it is control flow). */
-  private static final class Unread extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Unread() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static final Unread UNREAD = new Unread();
-
   /** The metadata, or null when the tree is not of the shape read here. */
   static ObjectMeta meta(JsonNode tree) {
-    if (!(tree instanceof ObjectNode o)) {
-      return null;
-    }
-    try {
-      return meta(o);
-    } catch (Unread e) {
-      return null;
-    }
+    return tree instanceof ObjectNode o ? read(o, MetaTrees::meta) : null;
   }
 
   /**
@@ -53,21 +39,21 @@ final class MetaTrees {
    * the tree holds anything else.
    */
   static ResourceClaim claim(ObjectNode tree) {
-    try {
-      ResourceClaim c = new ResourceClaim();
-      for (Map.Entry<String, JsonNode> e : tree.properties()) {
-        JsonNode v = e.getValue();
-        switch (e.getKey()) {
-          case "apiVersion" -> c.setApiVersion(string(v));
-          case "kind" -> c.setKind(string(v));
-          case "metadata" -> c.setMetadata(meta(object(v)));
-          default -> throw UNREAD;
-        }
+    return read(tree, MetaTrees::claimOf);
+  }
+
+  private static ResourceClaim claimOf(ObjectNode tree) {
+    ResourceClaim c = new ResourceClaim();
+    for (Map.Entry<String, JsonNode> e : tree.properties()) {
+      JsonNode v = e.getValue();
+      switch (e.getKey()) {
+        case "apiVersion" -> c.setApiVersion(string(v));
+        case "kind" -> c.setKind(string(v));
+        case "metadata" -> c.setMetadata(meta(object(v)));
+        default -> throw unread();
       }
-      return c;
-    } catch (Unread e) {
-      return null;
     }
+    return c;
   }
 
   private static ObjectMeta meta(ObjectNode o) {
@@ -86,9 +72,9 @@ final class MetaTrees {
         case "deletionGracePeriodSeconds" -> m.setDeletionGracePeriodSeconds(integer(v));
         case "labels" -> m.setLabels(strings(object(v)));
         case "annotations" -> m.setAnnotations(strings(object(v)));
-        case "finalizers" -> m.setFinalizers(stringList(v));
+        case "finalizers" -> m.setFinalizers(list(v, TreeReads::string));
         case "ownerReferences" -> m.setOwnerReferences(owners(v));
-        default -> throw UNREAD;
+        default -> throw unread();
       }
     }
     return m;
@@ -96,7 +82,7 @@ final class MetaTrees {
 
   private static List<OwnerReference> owners(JsonNode n) {
     if (!(n instanceof ArrayNode a)) {
-      throw UNREAD;
+      throw unread();
     }
     List<OwnerReference> out = new ArrayList<>(a.size());
     for (JsonNode item : a) {
@@ -110,59 +96,11 @@ final class MetaTrees {
           case "uid" -> r.setUid(string(v));
           case "controller" -> r.setController(bool(v));
           case "blockOwnerDeletion" -> r.setBlockOwnerDeletion(bool(v));
-          default -> throw UNREAD;
+          default -> throw unread();
         }
       }
       out.add(r);
     }
     return out;
-  }
-
-  /** A map of strings, in the object's order (Jackson's map is a LinkedHashMap too). */
-  private static Map<String, String> strings(ObjectNode o) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> e : o.properties()) {
-      out.put(e.getKey(), string(e.getValue()));
-    }
-    return out;
-  }
-
-  private static List<String> stringList(JsonNode n) {
-    if (!(n instanceof ArrayNode a)) {
-      throw UNREAD;
-    }
-    List<String> out = new ArrayList<>(a.size());
-    for (JsonNode item : a) {
-      out.add(string(item));
-    }
-    return out;
-  }
-
-  private static ObjectNode object(JsonNode n) {
-    if (n instanceof ObjectNode o) {
-      return o;
-    }
-    throw UNREAD;
-  }
-
-  private static String string(JsonNode n) {
-    if (n instanceof StringNode s) {
-      return s.stringValue();
-    }
-    throw UNREAD;
-  }
-
-  private static Long integer(JsonNode n) {
-    if (n instanceof IntNode || n instanceof LongNode) {
-      return n.longValue();
-    }
-    throw UNREAD;
-  }
-
-  private static Boolean bool(JsonNode n) {
-    if (n instanceof BooleanNode b) {
-      return b.booleanValue();
-    }
-    throw UNREAD;
   }
 }

@@ -1,6 +1,7 @@
 package io.jdra.apiserver.admission;
 
 import io.jdra.apiserver.meta.Json;
+import io.jdra.apiserver.meta.TreeCopies;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -18,21 +19,21 @@ final class TreeVariants {
     if (at instanceof ObjectNode o) {
       for (Map.Entry<String, JsonNode> e : o.properties()) {
         for (JsonNode r : replacements(e.getValue())) {
-          out.add(changed(root, at, c -> ((ObjectNode) c).set(e.getKey(), r)));
+          out.add(TreeCopies.changed(root, at, c -> ((ObjectNode) c).set(e.getKey(), r)));
         }
-        out.add(changed(root, at, c -> ((ObjectNode) c).remove(e.getKey())));
+        out.add(TreeCopies.changed(root, at, c -> ((ObjectNode) c).remove(e.getKey())));
         variants(root, e.getValue(), out);
       }
-      out.add(changed(root, at, c -> ((ObjectNode) c).put("unknown", "x")));
+      out.add(TreeCopies.changed(root, at, c -> ((ObjectNode) c).put("unknown", "x")));
     } else if (at instanceof ArrayNode a) {
       for (int i = 0; i < a.size(); i++) {
         int index = i;
         for (JsonNode r : replacements(a.get(i))) {
-          out.add(changed(root, at, c -> ((ArrayNode) c).set(index, r)));
+          out.add(TreeCopies.changed(root, at, c -> ((ArrayNode) c).set(index, r)));
         }
         variants(root, a.get(i), out);
       }
-      out.add(changed(root, at, c -> ((ArrayNode) c).removeAll()));
+      out.add(TreeCopies.changed(root, at, c -> ((ArrayNode) c).removeAll()));
     }
   }
 
@@ -46,36 +47,5 @@ final class TreeVariants {
         Json.object(),
         tools.jackson.databind.node.JsonNodeFactory.instance.arrayNode(),
         tools.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add("s"));
-  }
-
-  /** A deep copy of root with {@code change} applied to the copy of {@code at}. */
-  private static JsonNode changed(
-      JsonNode root, JsonNode at, java.util.function.Consumer<JsonNode> change) {
-    JsonNode copy = root.deepCopy();
-    change.accept(find(root, copy, at));
-    return copy;
-  }
-
-  /** The node of {@code copy} at the place {@code target} has in {@code original}. */
-  private static JsonNode find(JsonNode original, JsonNode copy, JsonNode target) {
-    if (original == target) {
-      return copy;
-    }
-    if (original instanceof ObjectNode o) {
-      for (Map.Entry<String, JsonNode> e : o.properties()) {
-        JsonNode f = find(e.getValue(), copy.get(e.getKey()), target);
-        if (f != null) {
-          return f;
-        }
-      }
-    } else if (original instanceof ArrayNode a) {
-      for (int i = 0; i < a.size(); i++) {
-        JsonNode f = find(a.get(i), copy.get(i), target);
-        if (f != null) {
-          return f;
-        }
-      }
-    }
-    return null;
   }
 }

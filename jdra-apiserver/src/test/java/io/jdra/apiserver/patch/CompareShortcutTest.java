@@ -3,11 +3,11 @@ package io.jdra.apiserver.patch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jdra.apiserver.ExampleManifests;
+import io.jdra.apiserver.meta.TreeCopies;
 import io.jdra.apiserver.patch.Schema.Field;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -89,49 +89,21 @@ class CompareShortcutTest {
       List<String> keys = new ArrayList<>();
       o.propertyNames().forEach(keys::add);
       for (String k : keys) {
-        out.add(changed(root, o, c -> ((ObjectNode) c).remove(k)));
-        out.add(changed(root, o, c -> ((ObjectNode) c).put(k, "changed")));
+        out.add(TreeCopies.changed(root, o, c -> ((ObjectNode) c).remove(k)));
+        out.add(TreeCopies.changed(root, o, c -> ((ObjectNode) c).put(k, "changed")));
         mutations(root, o.get(k), out);
       }
-      out.add(changed(root, o, c -> ((ObjectNode) c).put("added", "x")));
+      out.add(TreeCopies.changed(root, o, c -> ((ObjectNode) c).put("added", "x")));
     } else if (at instanceof ArrayNode a) {
-      out.add(changed(root, a, c -> ((ArrayNode) c).add(Json.object().put("name", "extra"))));
-      out.add(changed(root, a, c -> ((ArrayNode) c).add("extra")));
+      out.add(
+          TreeCopies.changed(
+              root, a, c -> ((ArrayNode) c).add(Json.object().put("name", "extra"))));
+      out.add(TreeCopies.changed(root, a, c -> ((ArrayNode) c).add("extra")));
       for (int i = 0; i < a.size(); i++) {
         int index = i;
-        out.add(changed(root, a, c -> ((ArrayNode) c).remove(index)));
+        out.add(TreeCopies.changed(root, a, c -> ((ArrayNode) c).remove(index)));
         mutations(root, a.get(i), out);
       }
     }
-  }
-
-  /** A copy of root where the copy of {@code node} got {@code change}. */
-  private static JsonNode changed(
-      ObjectNode root, JsonNode node, java.util.function.Consumer<JsonNode> change) {
-    ObjectNode copy = root.deepCopy();
-    change.accept(find(root, copy, node));
-    return copy;
-  }
-
-  private static JsonNode find(JsonNode original, JsonNode copy, JsonNode target) {
-    if (original == target) {
-      return copy;
-    }
-    if (original instanceof ObjectNode o) {
-      for (Map.Entry<String, JsonNode> e : o.properties()) {
-        JsonNode f = find(e.getValue(), copy.get(e.getKey()), target);
-        if (f != null) {
-          return f;
-        }
-      }
-    } else if (original instanceof ArrayNode a) {
-      for (int i = 0; i < a.size(); i++) {
-        JsonNode f = find(a.get(i), copy.get(i), target);
-        if (f != null) {
-          return f;
-        }
-      }
-    }
-    return null;
   }
 }
