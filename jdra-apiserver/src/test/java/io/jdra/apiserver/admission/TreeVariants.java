@@ -1,9 +1,13 @@
 package io.jdra.apiserver.admission;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.meta.TreeCopies;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,5 +51,36 @@ final class TreeVariants {
         Json.object(),
         tools.jackson.databind.node.JsonNodeFactory.instance.arrayNode(),
         tools.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add("s"));
+  }
+
+  /**
+   * Reads every one of {@code variants} with {@code reader}, checking each one read by hand against
+   * Jackson ({@link #assertReadAsJackson}); returns how many were read by hand.
+   */
+  static <T> int readAsJacksonOrLeft(
+      List<JsonNode> variants, Function<JsonNode, T> reader, Class<T> type) {
+    int read = 0;
+    for (JsonNode v : variants) {
+      T fast = reader.apply(v);
+      if (fast != null) {
+        read++;
+        assertReadAsJackson(fast, v, type);
+      }
+    }
+    return read;
+  }
+
+  /** {@code fast} is the object Jackson reads from {@code tree}, and writes the same JSON. */
+  static <T> void assertReadAsJackson(T fast, JsonNode tree, Class<T> type) {
+    T jackson;
+    try {
+      jackson = Json.treeToValue(tree, type);
+    } catch (JacksonException e) {
+      throw new AssertionError("read by hand where Jackson fails: " + tree, e);
+    }
+    assertThat(fast).as(tree.toString()).isEqualTo(jackson);
+    assertThat(Json.MAPPER.valueToTree(fast).toString())
+        .as(tree.toString())
+        .isEqualTo(Json.MAPPER.valueToTree(jackson).toString());
   }
 }

@@ -1,10 +1,6 @@
 package io.jdra.runtime.client;
 
-import java.lang.invoke.CallSite;
 import java.lang.invoke.LambdaMetafactory;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Modifier;
 import java.util.function.Supplier;
@@ -67,27 +63,8 @@ final class DirectCreators extends SimpleModule {
         || Modifier.isAbstract(type.getModifiers())) {
       return i;
     }
-    Supplier<Object> create = supplier(constructor);
+    Supplier<Object> create = CompiledCalls.constructor(constructor);
     return create == null ? i : new Direct((StdValueInstantiator) i, create);
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Supplier<Object> supplier(Constructor<?> constructor) {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      MethodHandle target = lookup.unreflectConstructor(constructor);
-      CallSite site =
-          LambdaMetafactory.metafactory(
-              lookup,
-              "get",
-              MethodType.methodType(Supplier.class),
-              MethodType.methodType(Object.class),
-              target,
-              MethodType.methodType(constructor.getDeclaringClass()));
-      return (Supplier<Object>) site.getTarget().invokeExact();
-    } catch (Throwable e) {
-      return null; // not accessible from here (another class loader or module): Jackson's way
-    }
   }
 
   /** Jackson's standard instantiator with the default creation through a compiled supplier. */

@@ -1,10 +1,5 @@
 package io.jdra.runtime.client;
 
-import java.lang.invoke.CallSite;
-import java.lang.invoke.LambdaMetafactory;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.function.Function;
@@ -71,7 +66,7 @@ final class ScalarWrite {
         || getter.getReturnType() != kind.type()) {
       return null;
     }
-    Function<Object, Object> f = function(getter);
+    Function<Object, Object> f = CompiledCalls.getter(getter);
     return f == null ? null : new ScalarWrite(f, w.getSerializedName(), kind);
   }
 
@@ -86,25 +81,6 @@ final class ScalarWrite {
       case STRING -> gen.writeString((String) value);
       case LONG -> gen.writeNumber(((Long) value).longValue());
       case BOOLEAN -> gen.writeBoolean(Boolean.TRUE.equals(value));
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Function<Object, Object> function(Method getter) {
-    try {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      MethodHandle target = lookup.unreflect(getter);
-      CallSite site =
-          LambdaMetafactory.metafactory(
-              lookup,
-              "apply",
-              MethodType.methodType(Function.class),
-              MethodType.methodType(Object.class, Object.class),
-              target,
-              MethodType.methodType(getter.getReturnType(), getter.getDeclaringClass()));
-      return (Function<Object, Object>) site.getTarget().invokeExact();
-    } catch (Throwable e) {
-      return null; // not accessible from here (another class loader or module): the writer's way
     }
   }
 
