@@ -259,12 +259,7 @@ final class ClaimRatcheting {
    * through Jackson. With assertions on, the two are compared.
    */
   static ObjectMeta readMeta(JsonNode tree) {
-    ObjectMeta m = MetaTrees.meta(tree);
-    if (m == null) {
-      return read(tree, ObjectMeta.class);
-    }
-    assert m.equals(read(tree, ObjectMeta.class)) : "metadata read by hand differs";
-    return m;
+    return TreeReads.orJackson(MetaTrees.meta(tree), () -> read(tree, ObjectMeta.class));
   }
 
   /**
@@ -272,12 +267,8 @@ final class ClaimRatcheting {
    * ClaimStatusTrees}), else through Jackson. With assertions on, the two are compared.
    */
   static ResourceClaimStatus readStatus(JsonNode tree) {
-    ResourceClaimStatus s = ClaimStatusTrees.status(tree);
-    if (s == null) {
-      return read(tree, ResourceClaimStatus.class);
-    }
-    assert s.equals(read(tree, ResourceClaimStatus.class)) : "a status read by hand differs";
-    return s;
+    return TreeReads.orJackson(
+        ClaimStatusTrees.status(tree), () -> read(tree, ResourceClaimStatus.class));
   }
 
   /**

@@ -150,12 +150,8 @@ public final class DraAdmission implements Admission {
         rest.set(e.getKey(), e.getValue());
       }
     }
-    ResourceClaim c = MetaTrees.claim(rest);
-    if (c == null) {
-      c = read(rest, ResourceClaim.class);
-    } else {
-      assert c.equals(read(rest, ResourceClaim.class)) : "a claim read by hand differs";
-    }
+    ResourceClaim c =
+        TreeReads.orJackson(MetaTrees.claim(rest), () -> read(rest, ResourceClaim.class));
     // Defaults and the create strategy of everything but the spec; the spec is the known one.
     c = ResourceClaimStrategy.prepareForCreateInPlace(Defaults.resourceClaimInPlace(c), gates);
     c.setSpec(known.spec());

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.BooleanNode;
@@ -35,6 +36,18 @@ final class TreeReads {
   /** What a read's default branch throws for a name it does not read. */
   static RuntimeException unread() {
     return UNREAD;
+  }
+
+  /**
+   * {@code hand}, a model a reader here made, or Jackson's when the reader gave up (null); with
+   * assertions on, a hand-made model is compared with Jackson's.
+   */
+  static <T> T orJackson(T hand, Supplier<T> jackson) {
+    if (hand == null) {
+      return jackson.get();
+    }
+    assert hand.equals(jackson.get()) : "read by hand differs from Jackson: " + hand;
+    return hand;
   }
 
   /** {@code reader}'s model of {@code tree}, or null when it gave up. */
