@@ -104,19 +104,20 @@ public final class SchedulingAlgorithm {
         }
       }
     }
-    Map<String, Status> rejected = new ConcurrentHashMap<>();
-    List<NodeInfo> feasible = findFeasible(ctx, state, pod, nodes, rejected);
-    if (feasible == null) {
-      return new Failed(errorOf(rejected));
+    Filtered f = findFeasible(ctx, state, pod, nodes);
+    if (f.error() != null) {
+      return new Failed(f.error());
     }
+    List<NodeInfo> feasible = f.feasible();
     if (feasible.isEmpty()) {
+      Map<String, Status> rejected = f.rejected(nodes);
       Diagnosis d = new Diagnosis(rejected);
       for (Status s : rejected.values()) {
         addRejector(d, s);
       }
       return new FitError(d, all.size());
     }
-    int evaluated = feasible.size() + rejected.size();
+    int evaluated = feasible.size() + f.rejectedCount();
     if (feasible.size() == 1) {
       return new Scheduled(feasible.get(0).name(), evaluated, 1);
     }
@@ -135,26 +136,44 @@ public final class SchedulingAlgorithm {
     }
   }
 
-  private static Status errorOf(Map<String, Status> rejected) {
-    for (Status s : rejected.values()) {
-      if (s.isError()) {
-        return s;
+  /**
+   * What Filter found: the feasible nodes (at most the number to find), the status of every node
+   * filtered by its position in the list filtered ({@code statuses}: success, a rejection, or null
+   * when not filtered), how many were rejected, and the first error a plugin returned (null when
+   * none; then the attempt fails).
+   */
+  private record Filtered(
+      List<NodeInfo> feasible, Status[] statuses, int rejectedCount, Status error) {
+
+    /**
+     * Node name -> status of each rejected node (upstream's {@code NodeToStatus}), made only when
+     * an attempt finds no node: a successful one needs only how many were rejected.
+     */
+    Map<String, Status> rejected(List<NodeInfo> nodes) {
+      Map<String, Status> out = new ConcurrentHashMap<>(Math.max(16, rejectedCount * 4 / 3 + 1));
+      for (int i = 0; i < statuses.length; i++) {
+        Status s = statuses[i];
+        if (s != null && !Status.ok(s)) {
+          out.put(nodes.get(i).name(), s);
+        }
       }
+      return out;
     }
-    return Status.error("filter failed");
   }
 
   /**
-   * Filters nodes from {@link #nextStartNodeIndex} round the ring until enough are feasible;
-   * returns null when a plugin returned an error (the whole attempt fails).
+   * Filters nodes from {@link #nextStartNodeIndex} round the ring until enough are feasible. Each
+   * node's status goes to its own slot of an array, not into a shared map: in the steady state with
+   * devices in use, hundreds of nodes per pod are rejected and the map (grown five times per pod)
+   * was only read when no node fitted. The slots also count the nodes filtered, which an atomic
+   * counter per node did.
    */
-  private List<NodeInfo> findFeasible(
-      Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes, Map<String, Status> rejected) {
+  private Filtered findFeasible(Ctx ctx, CycleState state, PodInfo pod, List<NodeInfo> nodes) {
     int n = nodes.size();
     int toFind = numFeasibleNodesToFind(n);
     NodeInfo[] found = new NodeInfo[toFind];
+    Status[] statuses = new Status[n];
     AtomicInteger feasibleCount = new AtomicInteger();
-    AtomicInteger processed = new AtomicInteger();
     AtomicReference<Status> error = new AtomicReference<>();
     int start = nextStartNodeIndex % n;
     framework
@@ -165,28 +184,33 @@ public final class SchedulingAlgorithm {
               if (error.get() != null) {
                 return false;
               }
-              NodeInfo node = nodes.get((start + i) % n);
+              int at = (start + i) % n;
+              NodeInfo node = nodes.get(at);
               Status s = framework.runFilterPlugins(ctx, state, pod, node);
-              processed.incrementAndGet();
               if (Status.ok(s)) {
+                statuses[at] = Status.success();
                 int k = feasibleCount.getAndIncrement();
                 if (k < toFind) {
                   found[k] = node;
                 }
                 return k + 1 < toFind;
               }
+              statuses[at] = s;
               if (s.isError()) {
                 error.compareAndSet(null, s);
-                rejected.put(node.name(), s);
                 return false;
               }
-              rejected.put(node.name(), s);
               return true;
             });
-    nextStartNodeIndex = (start + processed.get()) % n;
+    int processed = 0;
+    for (Status s : statuses) {
+      if (s != null) {
+        processed++;
+      }
+    }
+    nextStartNodeIndex = (start + processed) % n;
     if (error.get() != null) {
-      rejected.put("", error.get());
-      return null;
+      return new Filtered(List.of(), statuses, processed - feasibleCount.get(), error.get());
     }
     int count = Math.min(feasibleCount.get(), toFind);
     List<NodeInfo> out = new ArrayList<>(count);
@@ -195,7 +219,7 @@ public final class SchedulingAlgorithm {
         out.add(found[i]);
       }
     }
-    return out;
+    return new Filtered(out, statuses, processed - feasibleCount.get(), null);
   }
 
   /** Upstream {@code numFeasibleNodesToFind}. */

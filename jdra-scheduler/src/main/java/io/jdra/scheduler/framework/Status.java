@@ -90,7 +90,8 @@ public final class Status {
 
   /** This status attributed to a plugin (the plugin that failed is what requeueing looks at). */
   public Status withPlugin(String name) {
-    return new Status(code, reasons, name, error);
+    // A plugin's shared status that already names it (one per rejected node) is used as it is.
+    return name != null && name.equals(plugin) ? this : new Status(code, reasons, name, error);
   }
 
   public Code code() {

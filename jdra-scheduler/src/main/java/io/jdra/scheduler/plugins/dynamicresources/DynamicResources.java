@@ -58,6 +58,14 @@ public final class DynamicResources
         ExplainsFailure {
   public static final String NAME = "DynamicResources";
 
+  /**
+   * Filter's answer on a node where the claims do not fit, made once: with devices in use hundreds
+   * of nodes per pod give it. Statuses are immutable, and the framework keeps one that already
+   * names its plugin.
+   */
+  private static final Status CANNOT_ALLOCATE =
+      Status.unschedulable("cannot allocate all claims").withPlugin(NAME);
+
   /** Upstream {@code resourceapi.FirstAvailableDeviceRequestMaxSize}. */
   static final int FIRST_AVAILABLE_MAX_SIZE = 8;
 
@@ -386,7 +394,7 @@ public final class DynamicResources
               "explanation",
               u.explanation().render());
     }
-    return Status.unschedulable("cannot allocate all claims");
+    return CANNOT_ALLOCATE;
   }
 
   /**

@@ -39,9 +39,15 @@ final class StateData {
 
   /**
    * Node name -> why allocation failed there, from Filter (for the FailedScheduling message; each
-   * explanation is worked out only if read).
+   * explanation is worked out only if read). With devices in use, hundreds of nodes per pod have
+   * none free, so the map is sized for every node up front ({@link #MAX_PRESIZED_REJECTIONS} at
+   * most) instead of growing five or six times per pod; its table is only made at the first
+   * rejection, so an attempt without one pays nothing.
    */
-  final Map<String, AllocationOutcome.Unschedulable> explanations = new ConcurrentHashMap<>();
+  final Map<String, AllocationOutcome.Unschedulable> explanations;
+
+  /** Presized for this many nodes without room at most; larger clusters grow the map as needed. */
+  static final int MAX_PRESIZED_REJECTIONS = 1024;
 
   /** Indexes of allocated claims that some node rejected (PostFilter may deallocate one). */
   final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
@@ -75,6 +81,7 @@ final class StateData {
       Allocator allocator,
       int nodes) {
     this.nodeAllocations = new ConcurrentHashMap<>(Math.min(nodes, MAX_PRESIZED_NODES));
+    this.explanations = new ConcurrentHashMap<>(Math.min(nodes, MAX_PRESIZED_REJECTIONS));
     this.claims = claims;
     this.toAllocate = toAllocate;
     this.claimsToAllocate = claimsToAllocate;
