@@ -38,8 +38,9 @@ import tools.jackson.databind.ObjectReader;
  * <p>Its mapper also writes objects without fabric8's per-property check when their additional
  * properties are empty ({@link DirectPropertyWrites}) and reads managedFields' {@code fieldsV1}
  * without reflection ({@link FieldsV1Reads}) and the scalar fields of the hot model classes by
- * direct setter calls ({@link ScalarReads}), and creates model objects by compiled constructor
- * calls ({@link DirectCreators}), each giving what fabric8's mapper gives.
+ * direct setter calls ({@link ScalarReads}) and the other properties through compiled setter calls
+ * ({@link CompiledSetters}), and creates model objects by compiled constructor calls ({@link
+ * DirectCreators}), each giving what fabric8's mapper gives.
  */
 public final class ClientSerialization extends KubernetesSerialization {
   private final Map<Type, ObjectReader> readers = new ConcurrentHashMap<>();
@@ -66,6 +67,7 @@ public final class ClientSerialization extends KubernetesSerialization {
             .addModule(new FieldsV1Reads())
             .addModule(new ScalarReads())
             .addModule(new DirectCreators())
+            .addModule(new CompiledSetters())
             .build();
     return configured;
   }

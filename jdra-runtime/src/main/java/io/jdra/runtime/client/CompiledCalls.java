@@ -7,13 +7,14 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * Constructors and getters called through a class {@link LambdaMetafactory} makes, which the JIT
  * inlines, instead of a method handle held in a field, which it does not ({@link DirectCreators},
- * {@link ScalarWrite}).
+ * {@link ScalarWrite}, {@link CompiledSetters}).
  */
 final class CompiledCalls {
   private CompiledCalls() {}
@@ -47,6 +48,27 @@ final class CompiledCalls {
               MethodType.methodType(Object.class, Object.class),
               target,
               MethodType.methodType(getter.getReturnType(), getter.getDeclaringClass()));
+    } catch (Throwable e) {
+      return null; // another class loader or module: the caller keeps Jackson's way
+    }
+  }
+
+  /**
+   * A consumer calling the one-argument {@code setter} on its first argument with its second, or
+   * null when it is not accessible.
+   */
+  @SuppressWarnings("unchecked")
+  static BiConsumer<Object, Object> setter(Method setter) {
+    try {
+      MethodHandle target = MethodHandles.lookup().unreflect(setter);
+      return (BiConsumer<Object, Object>)
+          implement(
+              BiConsumer.class,
+              "accept",
+              MethodType.methodType(void.class, Object.class, Object.class),
+              target,
+              MethodType.methodType(
+                  void.class, setter.getDeclaringClass(), setter.getParameterTypes()[0]));
     } catch (Throwable e) {
       return null; // another class loader or module: the caller keeps Jackson's way
     }

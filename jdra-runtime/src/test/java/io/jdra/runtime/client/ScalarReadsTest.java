@@ -136,7 +136,11 @@ class ScalarReadsTest {
     return b.append('}').toString();
   }
 
-  private static void assertSameDecoding(
+  /**
+   * Decoded by {@code serialization} as by fabric8's mapper without the modules, or failing alike;
+   * whether it decoded.
+   */
+  static boolean assertSameDecoding(
       KubernetesSerialization serialization, String json, Class<?> type) {
     KubernetesSerialization reference =
         serialization == TRIMMED
@@ -150,13 +154,27 @@ class ScalarReadsTest {
       assertThat(alsoFails).as(what).hasSameClassAs(fails);
       assertThat(alsoFails.getCause()).as(what).hasSameClassAs(fails.getCause());
       assertThat(alsoFails.getCause()).as(what).hasMessage(fails.getCause().getMessage());
-      return;
+      return false;
     }
     assertThat(alsoFails).as(what).isNull();
     Object expected = reference.unmarshal(json, type);
     Object actual = serialization.unmarshal(json, type);
-    assertThat(actual).as(what).isEqualTo(expected);
+    // Some values decode to classes without equals (a list in an Object field) or whose equals
+    // fails (a Quantity of no number): two decodings by fabric8 itself are not equal there, and
+    // the string and JSON below compare them.
+    if (equal(expected, reference.unmarshal(json, type))) {
+      assertThat(actual).as(what).isEqualTo(expected);
+    }
     assertThat(actual).as(what).hasToString(expected.toString());
     assertThat(serialization.asJson(actual)).as(what).isEqualTo(reference.asJson(expected));
+    return true;
+  }
+
+  private static boolean equal(Object a, Object b) {
+    try {
+      return a.equals(b);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 }
