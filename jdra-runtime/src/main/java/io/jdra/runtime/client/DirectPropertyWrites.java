@@ -104,6 +104,12 @@ final class DirectPropertyWrites extends SimpleModule {
      */
     private volatile ScalarWrite[] scalars;
 
+    /**
+     * For each of {@link #direct} without a scalar write, its {@link ValueWrite} where the writer
+     * is a plain one, else null; set with it.
+     */
+    private volatile ValueWrite[] values;
+
     Direct(BeanSerializerBase fabric8, AnnotatedMember anyGetter) {
       super(fabric8);
       this.anyGetter = anyGetter;
@@ -120,10 +126,13 @@ final class DirectPropertyWrites extends SimpleModule {
         }
       }
       ScalarWrite[] s = new ScalarWrite[unwrapped.length];
+      ValueWrite[] v = new ValueWrite[unwrapped.length];
       for (int i = 0; i < s.length; i++) {
         s[i] = ScalarWrite.of(unwrapped[i]);
+        v[i] = s[i] == null ? ValueWrite.of(unwrapped[i]) : null;
       }
       scalars = s;
+      values = v;
       direct = unwrapped;
     }
 
@@ -131,6 +140,12 @@ final class DirectPropertyWrites extends SimpleModule {
     int scalarWrites() {
       ScalarWrite[] s = scalars;
       return s == null ? 0 : (int) java.util.Arrays.stream(s).filter(w -> w != null).count();
+    }
+
+    /** How many of the properties are written by a {@link ValueWrite} (for tests). */
+    int valueWrites() {
+      ValueWrite[] v = values;
+      return v == null ? 0 : (int) java.util.Arrays.stream(v).filter(w -> w != null).count();
     }
 
     /** Whether objects without additional properties are written directly (for tests). */
@@ -151,26 +166,31 @@ final class DirectPropertyWrites extends SimpleModule {
       }
       // What BeanSerializer.serialize does with _props, with the wrapped writers.
       gen.writeStartObject(bean);
-      writeProperties(bean, gen, ctxt, props, scalars);
+      writeProperties(bean, gen, ctxt, props, scalars, values);
       gen.writeEndObject();
     }
 
     /**
      * What {@code _serializePropertiesNoView} does: each writer writes its property, a failure is
-     * wrapped with the bean and the property's name; scalar properties are written here.
+     * wrapped with the bean and the property's name; properties with a scalar or value write are
+     * written by it.
      */
     private void writeProperties(
         Object bean,
         JsonGenerator gen,
         SerializationContext ctxt,
         BeanPropertyWriter[] props,
-        ScalarWrite[] scalars) {
+        ScalarWrite[] scalars,
+        ValueWrite[] values) {
       int i = 0;
       try {
         for (; i < props.length; i++) {
           ScalarWrite s = scalars[i];
+          ValueWrite v = values[i];
           if (s != null) {
             s.write(bean, gen);
+          } else if (v != null) {
+            v.write(bean, gen, ctxt);
           } else {
             props[i].serializeAsProperty(bean, gen, ctxt);
           }

@@ -101,10 +101,20 @@ class DirectPropertyWritesTest {
     // strings and two longs, a managedFields entry's six strings.
     assertThat(scalarWrites(ctxt, ObjectMeta.class)).isEqualTo(10);
     assertThat(scalarWrites(ctxt, ManagedFieldsEntry.class)).isEqualTo(6);
+    // The others through compiled getters too (ValueWrite): ObjectMeta's two maps and three
+    // lists, the entry's fieldsV1, a Pod's metadata, spec and status (its apiVersion and kind
+    // are scalar).
+    assertThat(direct(ctxt, ObjectMeta.class).valueWrites()).isEqualTo(5);
+    assertThat(direct(ctxt, ManagedFieldsEntry.class).valueWrites()).isEqualTo(1);
+    assertThat(direct(ctxt, Pod.class).valueWrites()).isEqualTo(3);
   }
 
   private static int scalarWrites(SerializationContext ctxt, Class<?> type) {
-    return ((DirectPropertyWrites.Direct) ctxt.findRootValueSerializer(type)).scalarWrites();
+    return direct(ctxt, type).scalarWrites();
+  }
+
+  private static DirectPropertyWrites.Direct direct(SerializationContext ctxt, Class<?> type) {
+    return (DirectPropertyWrites.Direct) ctxt.findRootValueSerializer(type);
   }
 
   private static void assertSameJson(Object o) {
