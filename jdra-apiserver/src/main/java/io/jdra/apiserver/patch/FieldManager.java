@@ -367,14 +367,49 @@ final class FieldManager {
       Instant now,
       String subresource,
       boolean copy) {
-    Context ctx =
-        new Context(
-            apiVersion, kind, Typed.root(Schema.forKind(apiVersion, kind)), sub(subresource));
-    ObjectNode live = old == null ? Json.object() : withoutManagedFields(old);
-    Map<Id, Entry> managers = managersForUpdate(old, updated, ctx.subresource);
+    return trackUpdate(
+        apiVersion, kind, old, updated, manager, now, subresource, copy, CREATE_SHAPES);
+  }
+
+  /** The creates' remembered outcomes (see {@link CreateShapes}). */
+  private static final CreateShapes CREATE_SHAPES = new CreateShapes();
+
+  /**
+   * As above; a create whose shape is the last create's of its kind in {@code creates} records that
+   * create's fields (null {@code creates}: always the general path, the tests' reference).
+   */
+  static ObjectNode trackUpdate(
+      String apiVersion,
+      String kind,
+      ObjectNode old,
+      ObjectNode updated,
+      String manager,
+      Instant now,
+      String subresource,
+      boolean copy,
+      CreateShapes creates) {
+    Schema.Type type = Schema.forKind(apiVersion, kind);
+    Context ctx = new Context(apiVersion, kind, Typed.root(type), sub(subresource));
+    // A create without entries of its own (upstream's decodeLiveOrNew gives none) compares the
+    // object with nothing: what it records depends on the object's shape only.
+    boolean plainCreate =
+        old == null
+            && creates != null
+            && (!ctx.subresource.isEmpty()
+                || updated.path("metadata").get("managedFields") == null);
     ObjectNode result =
         copy ? withoutManagedFields(updated) : withoutManagedFieldsInPlace(updated, old);
+    if (plainCreate) {
+      CreateShapes.Kept kept = creates.find(type, apiVersion, kind, ctx.subresource, result);
+      if (kept != null) {
+        return created(result, kept, manager, now, copy);
+      }
+    }
+    ObjectNode live = old == null ? Json.object() : withoutManagedFields(old);
+    Map<Id, Entry> managers = managersForUpdate(old, updated, ctx.subresource);
     Typed.Comparison cmp = compare(ctx, live, result);
+    boolean remember = plainCreate && creates.wanted(type);
+    JsonNode shape = remember ? result.deepCopy() : null;
     if (copy) {
       result = result.deepCopy(); // shares nothing with the inputs
     }
@@ -394,7 +429,39 @@ final class FieldManager {
     }
     capUpdateManagers(managers);
     ManagedFields.encodeInto(result, managers);
+    if (remember) {
+      Entry e = managers.get(Id.update(manager, apiVersion, ctx.subresource));
+      creates.keep(
+          type,
+          new CreateShapes.Kept(
+              apiVersion,
+              kind,
+              ctx.subresource,
+              shape,
+              e == null ? null : e.set,
+              e == null
+                  ? null
+                  : result.path("metadata").path("managedFields").path(0).get("fieldsV1")));
+    }
     return result;
+  }
+
+  /**
+   * A create whose shape is a remembered create's: the same entry, its FieldsV1 node shared (stored
+   * trees are never changed), with this create's manager and time.
+   */
+  private static ObjectNode created(
+      ObjectNode result, CreateShapes.Kept kept, String manager, Instant now, boolean copy) {
+    ObjectNode out = copy ? result.deepCopy() : result;
+    Map<Id, Entry> managers = new LinkedHashMap<>();
+    if (kept.own() != null) {
+      Id id = Id.update(manager, kept.apiVersion(), kept.subresource());
+      managers.put(
+          id,
+          new Entry(id, kept.apiVersion(), ManagedFields.time(now), kept.own(), kept.fieldsV1()));
+    }
+    ManagedFields.encodeInto(out, managers);
+    return out;
   }
 
   /** Upstream's DefaultMaxUpdateManagers and the bucket older updates are merged into. */

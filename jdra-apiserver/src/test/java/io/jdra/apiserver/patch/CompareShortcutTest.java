@@ -84,7 +84,7 @@ class CompareShortcutTest {
   }
 
   /** Copies of root with one change at {@code at} or below it. */
-  private static void mutations(ObjectNode root, JsonNode at, List<JsonNode> out) {
+  static void mutations(ObjectNode root, JsonNode at, List<JsonNode> out) {
     if (at instanceof ObjectNode o) {
       List<String> keys = new ArrayList<>();
       o.propertyNames().forEach(keys::add);
