@@ -30,7 +30,8 @@ import java.util.Map;
  * full_500nodes (499)), scheduling cycles of a one-device pod on one thread, with the allocated
  * devices changed before each cycle and, with {@code evict}, the caches flushed between cycles as
  * the other threads of the benchmark do. Prints thread CPU per cycle (lowest and median of rounds).
- * Args: full-nodes [evict] [rounds].
+ * Args: full-nodes [evict] [rounds]; {@code -Dprobe.noFilterTimeout=true} runs without
+ * DynamicResources' filter timeout (what its per-node deadline costs).
  */
 public class FullNodesProbe {
   static final String DRIVER = "gpu.example.com";
@@ -111,7 +112,20 @@ public class FullNodesProbe {
             .obj();
     PodInfo pod = new PodInfo(p);
     Parallelizer parallelizer = new Parallelizer(1);
-    Framework framework = TestFrameworks.defaultProfile(dra, null, parallelizer);
+    Framework framework =
+        Boolean.getBoolean("probe.noFilterTimeout")
+            ? Profiles.defaultProfile(
+                "default-scheduler",
+                FeatureGates.defaults(),
+                new io.jdra.scheduler.plugins.dynamicresources.DynamicResourcesArgs(
+                    java.time.Duration.ZERO,
+                    io.jdra.scheduler.plugins.dynamicresources.DynamicResourcesArgs
+                        .DEFAULT_BINDING_TIMEOUT),
+                new Profiles.Dra(dra, null, System::nanoTime),
+                TestFrameworks.NO_BIND,
+                parallelizer,
+                name -> null)
+            : TestFrameworks.defaultProfile(dra, null, parallelizer);
     SchedulingAlgorithm algorithm = new SchedulingAlgorithm(framework, 0);
     com.sun.management.ThreadMXBean mx =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

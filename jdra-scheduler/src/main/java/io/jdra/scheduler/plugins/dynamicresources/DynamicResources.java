@@ -480,7 +480,7 @@ public final class DynamicResources
     if (s == null || s.explanations.isEmpty()) {
       return null;
     }
-    return Explanations.summary(s.explanations);
+    return Explanations.summary(s.explanations.asMap());
   }
 
   /** Per node, why allocation failed in this attempt (for {@code jdra explain pod}). */
@@ -490,7 +490,7 @@ public final class DynamicResources
       return Map.of();
     }
     Map<String, io.jdra.allocator.Explanation> out = new java.util.HashMap<>();
-    s.explanations.forEach((node, u) -> out.put(node, u.explanation()));
+    s.explanations.asMap().forEach((node, u) -> out.put(node, u.explanation()));
     return Map.copyOf(out);
   }
 

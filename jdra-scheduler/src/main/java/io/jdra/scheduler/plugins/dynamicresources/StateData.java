@@ -1,7 +1,6 @@
 package io.jdra.scheduler.plugins.dynamicresources;
 
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.jdra.allocator.AllocationOutcome;
 import io.jdra.allocator.Allocator;
 import java.util.List;
 import java.util.Map;
@@ -39,15 +38,10 @@ final class StateData {
 
   /**
    * Node name -> why allocation failed there, from Filter (for the FailedScheduling message; each
-   * explanation is worked out only if read). With devices in use, hundreds of nodes per pod have
-   * none free, so the map is sized for every node up front ({@link #MAX_PRESIZED_REJECTIONS} at
-   * most) instead of growing five or six times per pod; its table is only made at the first
-   * rejection, so an attempt without one pays nothing.
+   * explanation is worked out only if read). With devices in use hundreds of nodes per pod are
+   * rejected, so these go to array slots, made into a map only when read.
    */
-  final Map<String, AllocationOutcome.Unschedulable> explanations;
-
-  /** Presized for this many nodes without room at most; larger clusters grow the map as needed. */
-  static final int MAX_PRESIZED_REJECTIONS = 1024;
+  final Rejections explanations;
 
   /** Indexes of allocated claims that some node rejected (PostFilter may deallocate one). */
   final Set<Integer> unavailableClaims = ConcurrentHashMap.newKeySet();
@@ -81,7 +75,7 @@ final class StateData {
       Allocator allocator,
       int nodes) {
     this.nodeAllocations = new ConcurrentHashMap<>(Math.min(nodes, MAX_PRESIZED_NODES));
-    this.explanations = new ConcurrentHashMap<>(Math.min(nodes, MAX_PRESIZED_REJECTIONS));
+    this.explanations = new Rejections(nodes);
     this.claims = claims;
     this.toAllocate = toAllocate;
     this.claimsToAllocate = claimsToAllocate;
