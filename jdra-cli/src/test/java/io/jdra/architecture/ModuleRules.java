@@ -24,6 +24,7 @@ final class ModuleRules {
 
   static {
     ALLOWED.put("api", List.of());
+    ALLOWED.put("httpclient", List.of());
     ALLOWED.put("cel", List.of("api"));
     ALLOWED.put("allocator", List.of("api", "cel"));
     ALLOWED.put("runtime", List.of("api"));

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.impl.BaseClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.jdra.httpclient.VertxClientFactory;
 import io.jdra.runtime.bench.DecodeBench;
 import io.jdra.runtime.clock.FakeClock;
 import java.nio.file.Files;
@@ -78,6 +80,8 @@ class ClientsTest {
     var options = ClientOptions.forComponent("jdra-test", 20, 30).withKubeconfig(kc.toString());
     var a = Clients.create(options);
     var b = Clients.create(options);
+    // Over HTTP, jdra's transport: its watches keep the events a server sends on the upgrade.
+    assertThat(VertxClientFactory.built(a.adapt(BaseClient.class).getHttpClient())).isTrue();
     assertThat(a.getKubernetesSerialization()).isSameAs(b.getKubernetesSerialization());
     a.close();
     // What a client closes is its own: the shared serialization still reads objects.
