@@ -1,10 +1,5 @@
 package io.jdra.scheduler.bench;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimBuilder;
 import io.jdra.api.features.FeatureGates;
@@ -13,7 +8,6 @@ import io.jdra.runtime.clock.FakeClock;
 import io.jdra.scheduler.Profiles;
 import io.jdra.scheduler.SchedulingAlgorithm;
 import io.jdra.scheduler.TestFrameworks;
-import io.jdra.scheduler.cache.SchedulerCache;
 import io.jdra.scheduler.cache.Snapshot;
 import io.jdra.scheduler.framework.CycleState;
 import io.jdra.scheduler.framework.Framework;
@@ -22,7 +16,6 @@ import io.jdra.scheduler.framework.PodInfo;
 import io.jdra.scheduler.plugins.dynamicresources.DraManager;
 import io.jdra.testing.objects.Make;
 import java.lang.management.ManagementFactory;
-import java.util.Map;
 
 /**
  * A scenario program: the steady-state workloads' shape (500 nodes of 10 devices; {@code full}
@@ -34,7 +27,7 @@ import java.util.Map;
  * DynamicResources' filter timeout (what its per-node deadline costs).
  */
 public class FullNodesProbe {
-  static final String DRIVER = "gpu.example.com";
+  static final String DRIVER = GpuCluster.DRIVER;
   static final int NODES = 500;
   static final int DEVICES = 10;
 
@@ -45,51 +38,10 @@ public class FullNodesProbe {
     Ctx ctx = Ctx.forTest(new FakeClock());
     DraManager dra = Profiles.draManager(FeatureGates.defaults());
     dra.classChanged(Make.deviceClass(DRIVER).driver(DRIVER).obj());
-    SchedulerCache cache = new SchedulerCache();
-    for (int i = 0; i < NODES; i++) {
-      String name = "node-" + i;
-      Node node =
-          new NodeBuilder(Make.node(name).labels("kubernetes.io/hostname", name).obj())
-              .withNewStatus()
-              .withAllocatable(
-                  Map.of(
-                      "cpu",
-                      new Quantity("32"),
-                      "memory",
-                      new Quantity("128Gi"),
-                      "pods",
-                      new Quantity("110")))
-              .endStatus()
-              .build();
-      cache.addNode(node);
-      Device[] devs = new Device[DEVICES];
-      for (int d = 0; d < DEVICES; d++) {
-        devs[d] = Make.device("gpu-" + d).obj();
-      }
-      dra.sliceChanged(
-          Make.slice(name + "-gpu", name, DRIVER).pool(name, 1, 1).devices(devs).obj());
-      if (i < full) {
-        for (int d = 0; d < DEVICES; d++) {
-          dra.claimChanged(
-              Make.claim("used-" + i + "-" + d)
-                  .namespace("ns")
-                  .uid("used-" + i + "-" + d)
-                  .resourceVersion("1")
-                  .request(DRIVER)
-                  .allocatedOn(name, DRIVER, "gpu-" + d)
-                  .obj());
-        }
-      }
-    }
-    Snapshot snapshot = cache.snapshot();
-    ResourceClaim claim =
-        Make.claim("pod-claim")
-            .namespace("ns")
-            .uid("pod-claim")
-            .resourceVersion("1")
-            .request(DRIVER)
-            .obj();
-    dra.claimChanged(claim);
+    Snapshot snapshot =
+        GpuCluster.build(
+            dra, NODES, DEVICES, d -> Make.device("gpu-" + d).obj(), i -> i < full ? DEVICES : 0);
+    dra.claimChanged(GpuCluster.claim("pod-claim"));
     // A claim allocated on a free node and released again: one pool's devices in use change
     // twice per cycle, as a pod bound and a pod deleted change them in the benchmark.
     int freeNode = NODES - 1;
@@ -101,16 +53,8 @@ public class FullNodesProbe {
             .request(DRIVER)
             .allocatedOn("node-" + freeNode, DRIVER, "gpu-0")
             .obj();
-    ResourceClaim idle =
-        Make.claim("mover").namespace("ns").uid("mover").resourceVersion("1").request(DRIVER).obj();
-    Pod p =
-        Make.pod("p")
-            .namespace("ns")
-            .uid("p")
-            .claim("gpu", "pod-claim")
-            .container("c", "gpu")
-            .obj();
-    PodInfo pod = new PodInfo(p);
+    ResourceClaim idle = GpuCluster.claim("mover");
+    PodInfo pod = GpuCluster.pod();
     Parallelizer parallelizer = new Parallelizer(1);
     Framework framework =
         Boolean.getBoolean("probe.noFilterTimeout")

@@ -1,10 +1,5 @@
 package io.jdra.scheduler.bench;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.jdra.api.features.FeatureGates;
 import io.jdra.runtime.Ctx;
@@ -12,7 +7,6 @@ import io.jdra.runtime.clock.FakeClock;
 import io.jdra.scheduler.Profiles;
 import io.jdra.scheduler.SchedulingAlgorithm;
 import io.jdra.scheduler.TestFrameworks;
-import io.jdra.scheduler.cache.SchedulerCache;
 import io.jdra.scheduler.cache.Snapshot;
 import io.jdra.scheduler.framework.CycleState;
 import io.jdra.scheduler.framework.Framework;
@@ -21,7 +15,6 @@ import io.jdra.scheduler.framework.Parallelizer;
 import io.jdra.scheduler.framework.PodInfo;
 import io.jdra.scheduler.plugins.dynamicresources.DraManager;
 import io.jdra.testing.objects.Make;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -51,7 +44,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class SchedulerBench {
-  static final String DRIVER = "gpu.example.com";
+  static final String DRIVER = GpuCluster.DRIVER;
   static final int NODES = 500;
   static final int DEVICES = 10;
 
@@ -72,60 +65,17 @@ public class SchedulerBench {
     ctx = Ctx.forTest(new FakeClock());
     dra = Profiles.draManager(FeatureGates.defaults());
     dra.classChanged(Make.deviceClass(DRIVER).driver(DRIVER).obj());
-    SchedulerCache cache = new SchedulerCache();
-    for (int i = 0; i < NODES; i++) {
-      String name = "node-" + i;
-      Node node =
-          new NodeBuilder(Make.node(name).labels("kubernetes.io/hostname", name).obj())
-              .withNewStatus()
-              .withAllocatable(
-                  Map.of(
-                      "cpu",
-                      new Quantity("32"),
-                      "memory",
-                      new Quantity("128Gi"),
-                      "pods",
-                      new Quantity("110")))
-              .endStatus()
-              .build();
-      cache.addNode(node);
-      Device[] devs = new Device[DEVICES];
-      for (int d = 0; d < DEVICES; d++) {
-        devs[d] = Make.device("gpu-" + d).attr("index", (long) d).capacity("memory", "80Gi").obj();
-      }
-      dra.sliceChanged(
-          Make.slice(name + "-gpu", name, DRIVER).pool(name, 1, 1).devices(devs).obj());
-      for (int d = 0; d < DEVICES / 2; d++) {
-        dra.claimChanged(
-            Make.claim("used-" + i + "-" + d)
-                .namespace("ns")
-                .uid("used-" + i + "-" + d)
-                .resourceVersion("1")
-                .request(DRIVER)
-                .allocatedOn(name, DRIVER, "gpu-" + d)
-                .obj());
-      }
-    }
-    snapshot = cache.snapshot();
+    snapshot =
+        GpuCluster.build(
+            dra,
+            NODES,
+            DEVICES,
+            d -> Make.device("gpu-" + d).attr("index", (long) d).capacity("memory", "80Gi").obj(),
+            i -> DEVICES / 2);
     someNode = snapshot.get("node-250");
-    ResourceClaim claim =
-        Make.claim("pod-claim")
-            .namespace("ns")
-            .uid("pod-claim")
-            .resourceVersion("1")
-            .request(DRIVER)
-            .obj();
-    dra.claimChanged(claim);
-    bump =
-        Make.claim("bump").namespace("ns").uid("bump").resourceVersion("1").request(DRIVER).obj();
-    Pod p =
-        Make.pod("p")
-            .namespace("ns")
-            .uid("p")
-            .claim("gpu", "pod-claim")
-            .container("c", "gpu")
-            .obj();
-    pod = new PodInfo(p);
+    dra.claimChanged(GpuCluster.claim("pod-claim"));
+    bump = GpuCluster.claim("bump");
+    pod = GpuCluster.pod();
     parallelizer = new Parallelizer(2);
     framework = TestFrameworks.defaultProfile(dra, null, parallelizer);
     algorithm = new SchedulingAlgorithm(framework, 0);
