@@ -41,9 +41,12 @@ final class ValueWrite extends BeanPropertyWriter {
         || getter.getReturnType().isPrimitive()) {
       return null;
     }
+    // Whether the writer is plain is read from a copy, before a getter class is made for it.
+    if (!new ValueWrite(w, null).plain()) {
+      return null;
+    }
     Function<Object, Object> f = CompiledCalls.getter(getter);
-    ValueWrite v = f == null ? null : new ValueWrite(w, f);
-    return v != null && v.plain() ? v : null;
+    return f == null ? null : new ValueWrite(w, f);
   }
 
   private boolean plain() {
