@@ -69,6 +69,7 @@ class EventLoopWebSocketBuilderTest {
 
   /** A socket that only records a close. */
   static final class ClosingSocket implements WebSocket {
+    final CountDownLatch closed = new CountDownLatch(1);
     volatile int closeCode;
 
     @Override
@@ -79,6 +80,7 @@ class EventLoopWebSocketBuilderTest {
     @Override
     public boolean sendClose(int code, String reason) {
       closeCode = code;
+      closed.countDown();
       return true;
     }
 
@@ -118,6 +120,8 @@ class EventLoopWebSocketBuilderTest {
     ClosingSocket late = new ClosingSocket();
     fabric8.opening.complete(late);
 
+    // The close runs on the event loop, which may register its completion after this completes.
+    assertThat(late.closed.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(late.closeCode).isEqualTo(EventLoopWebSocketBuilder.NORMAL_CLOSURE);
   }
 
