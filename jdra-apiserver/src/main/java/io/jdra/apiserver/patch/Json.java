@@ -68,6 +68,9 @@ final class Json {
       if (a.isIntegralNumber() != b.isIntegralNumber()) {
         return false;
       }
+      if (a.isIntegralNumber() && a.canConvertToLong() && b.canConvertToLong()) {
+        return a.longValue() == b.longValue(); // as the BigIntegers compare, without making them
+      }
       return a.isIntegralNumber()
           ? a.bigIntegerValue().equals(b.bigIntegerValue())
           : a.decimalValue().compareTo(b.decimalValue()) == 0;
@@ -80,7 +83,8 @@ final class Json {
         return false;
       }
       for (Map.Entry<String, JsonNode> e : a.properties()) {
-        if (!b.has(e.getKey()) || !same(e.getValue(), b.get(e.getKey()))) {
+        JsonNode bv = b.get(e.getKey()); // null when absent: an object holds no Java nulls
+        if (bv == null || !same(e.getValue(), bv)) {
           return false;
         }
       }

@@ -345,14 +345,7 @@ final class Typed {
 
   private static void compareAt(
       JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c, boolean zl, boolean zr) {
-    if (l != null && l == r && zl == zr) {
-      // One subtree read the same way on both sides has no difference: apply's merge shares
-      // every subtree the configuration does not touch with the live object.
-      return;
-    }
-    if (c.skipSame && l != null && r != null && zl == zr && l.isContainer() && Json.same(l, r)) {
-      // Equal subtrees read the same way have no difference either: a PUT resends the stored
-      // object with a few fields changed, and this test is cheaper than walking it path by path.
+    if (noDifference(l, r, c, zl, zr)) {
       return;
     }
     JsonNode lv = l == null || l.isNull() ? null : l;
@@ -407,7 +400,11 @@ final class Typed {
       Set<FieldPath.Element> all = new LinkedHashSet<>(li.keySet());
       all.addAll(ri.keySet());
       for (FieldPath.Element pe : all) {
-        compareAt(li.get(pe), ri.get(pe), f.elementField(), path.child(pe), c, zl, zr);
+        JsonNode le = li.get(pe);
+        JsonNode re = ri.get(pe);
+        if (!noDifference(le, re, c, zl, zr)) {
+          compareAt(le, re, f.elementField(), path.child(pe), c, zl, zr);
+        }
       }
     }
     if (l == null) {
@@ -415,6 +412,22 @@ final class Typed {
     } else if (r == null) {
       c.removed.add(path);
     }
+  }
+
+  /**
+   * Whether {@code l} and {@code r} have no difference without walking them: one subtree read the
+   * same way on both sides (apply's merge shares every subtree the configuration does not touch
+   * with the live object), or, when {@code c} skips them, equal containers read the same way (a PUT
+   * resends the stored object with a few fields changed, and this test is cheaper than walking it
+   * path by path). Callers test it before building a child's path and field: most children of an
+   * update are the stored ones.
+   */
+  private static boolean noDifference(
+      JsonNode l, JsonNode r, Comparison c, boolean zl, boolean zr) {
+    if (l == null || zl != zr) {
+      return false;
+    }
+    return l == r || (c.skipSame && r != null && l.isContainer() && Json.same(l, r));
   }
 
   /** Compares the values {@code lc} and {@code rc} (null: absent) under key k of lv and rv. */
@@ -429,6 +442,9 @@ final class Typed {
       Comparison c,
       boolean zl,
       boolean zr) {
+    if (noDifference(lc, rc, c, zl, zr)) {
+      return; // both present: no zero value would replace either
+    }
     Field cf = t.field(k);
     if (cf.zeroPresent() && t.isStruct()) {
       lc = lc == null && lv != null && zl ? zero(cf) : lc;

@@ -131,7 +131,7 @@ public final class ObjectService {
     JsonNode labels = meta.get("labels");
     return PreparedObject.of(
         obj,
-        ns == null ? "" : ns.intern(),
+        ns == null ? "" : Interned.of(ns),
         Json.text(meta, "name"),
         Json.text(meta, "uid"),
         previous != null && sameLabels(labels, previous.labels())
@@ -189,7 +189,7 @@ public final class ObjectService {
     int i = 0;
     for (Map.Entry<String, JsonNode> e : labels.properties()) {
       String v = e.getValue().isNull() ? "" : e.getValue().asString();
-      entries[i++] = Map.entry(e.getKey().intern(), v.intern());
+      entries[i++] = Map.entry(Interned.of(e.getKey()), Interned.of(v));
     }
     return Map.ofEntries(entries);
   }

@@ -61,7 +61,7 @@ final class SelectableValues {
     @SuppressWarnings("unchecked")
     Map.Entry<String, String>[] entries = new Map.Entry[paths.length];
     for (int i = 0; i < paths.length; i++) {
-      entries[i] = Map.entry(paths[i], values[i].intern());
+      entries[i] = Map.entry(paths[i], Interned.of(values[i]));
     }
     return Map.ofEntries(entries);
   }
