@@ -1,8 +1,13 @@
 package io.jdra.apiserver.patch;
 
 import io.jdra.apiserver.patch.Schema.Type;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -68,13 +73,119 @@ final class CreateShapes {
     }
     if (!k.kind.equals(kind)
         || !k.apiVersion.equals(apiVersion)
-        || !k.subresource.equals(subresource)
-        || !sameShape(k.shape, created)) {
+        || !k.subresource.equals(subresource)) {
+      k.uses.misses++;
+      return null;
+    }
+    if (sameShape(k.shape, created)) {
+      k.uses.hits++;
+      return k;
+    }
+    Kept owned = withOwners(k, created);
+    if (owned == null) {
       k.uses.misses++;
       return null;
     }
     k.uses.hits++;
-    return k;
+    return owned;
+  }
+
+  /**
+   * The remembered outcome for a create whose shape is the last one's but for the uids of its owner
+   * references (a template's claims: each names its pod), or null. An owner reference list is a
+   * list-map keyed by uid alone, so each uid is written into the paths of its item as a key and
+   * nowhere else: the remembered set with each remembered key replaced by the create's key at the
+   * same position is the set the general path records. Only when every remembered key is found in
+   * the set as such a key, and the uids of either list are distinct strings.
+   */
+  static Kept withOwners(Kept k, JsonNode created) {
+    if (k.own == null || !(k.shape instanceof ObjectNode kept)) {
+      return null;
+    }
+    JsonNode before = kept.path("metadata").get("ownerReferences");
+    JsonNode after = created.path("metadata").get("ownerReferences");
+    if (!(before instanceof ArrayNode b)
+        || !(after instanceof ArrayNode a)
+        || b.size() != a.size()
+        || b.equals(a)
+        || !sameShapeBut(kept, created, OWNERS, 0)) {
+      return null;
+    }
+    Map<FieldPath.Element, FieldPath.Element> keys = new HashMap<>();
+    for (int i = 0; i < b.size(); i++) {
+      JsonNode was = b.get(i).get("uid");
+      JsonNode is = a.get(i).get("uid");
+      if (was == null || !was.isString() || is == null || !is.isString()) {
+        return null;
+      }
+      if (keys.put(FieldPath.Key.of(b.get(i), UID), FieldPath.Key.of(a.get(i), UID)) != null) {
+        return null; // a uid twice in the remembered list
+      }
+    }
+    if (new HashSet<>(keys.values()).size() != keys.size()) {
+      return null; // a uid twice in the created list
+    }
+    List<FieldPath> paths = new ArrayList<>(k.own.paths().size());
+    Set<FieldPath.Element> found = new HashSet<>();
+    for (FieldPath p : k.own.paths()) {
+      if (p.size() > 2 && p.element(0).equals(METADATA) && p.element(1).equals(OWNER_REFERENCES)) {
+        FieldPath.Element key = keys.get(p.element(2));
+        if (key == null) {
+          return null; // not keyed by uid alone: the general path
+        }
+        found.add(p.element(2));
+        p = p.with(2, key);
+      }
+      paths.add(p);
+    }
+    if (found.size() != keys.size()) {
+      return null;
+    }
+    FieldSet own = new FieldSet(paths);
+    return new Kept(k.apiVersion, k.kind, k.subresource, k.shape, own, own.encode(), k.uses);
+  }
+
+  private static final String[] OWNERS = {"metadata", "ownerReferences"};
+  private static final List<String> UID = List.of("uid");
+  private static final FieldPath.Element METADATA = new FieldPath.Field("metadata");
+  private static final FieldPath.Element OWNER_REFERENCES = new FieldPath.Field("ownerReferences");
+
+  /**
+   * As {@link #sameShape} but for the list at {@code at} (member names from the root), whose items
+   * need only the same shape each (their lists equal), not the same values.
+   */
+  static boolean sameShapeBut(JsonNode a, JsonNode b, String[] at, int depth) {
+    if (depth == at.length) {
+      if (!(a instanceof ArrayNode x) || !(b instanceof ArrayNode y) || x.size() != y.size()) {
+        return false;
+      }
+      for (int i = 0; i < x.size(); i++) {
+        if (!sameShape(x.get(i), y.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (!(a instanceof ObjectNode) || a.getClass() != b.getClass() || a.size() != b.size()) {
+      return false;
+    }
+    Iterator<Map.Entry<String, JsonNode>> ia = a.properties().iterator();
+    Iterator<Map.Entry<String, JsonNode>> ib = b.properties().iterator();
+    while (ia.hasNext()) {
+      Map.Entry<String, JsonNode> ea = ia.next();
+      Map.Entry<String, JsonNode> eb = ib.next();
+      if (!ea.getKey().equals(eb.getKey())) {
+        return false;
+      }
+      boolean same =
+          ea.getKey().equals(at[depth])
+              ? sameShapeBut(ea.getValue(), eb.getValue(), at, depth + 1)
+              : sameShape(ea.getValue(), eb.getValue());
+      if (!same) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether a create that {@link #find} missed should be remembered in place of the last one. */

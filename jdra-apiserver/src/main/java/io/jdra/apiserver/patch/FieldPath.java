@@ -45,6 +45,13 @@ final class FieldPath implements Comparable<FieldPath> {
     return els.length;
   }
 
+  /** This path with element {@code i} replaced by {@code e}. */
+  FieldPath with(int i, Element e) {
+    Element[] a = els.clone();
+    a[i] = e;
+    return new FieldPath(a);
+  }
+
   /** True when this path is other or starts with it. */
   boolean startsWith(FieldPath other) {
     if (other.els.length > els.length) {

@@ -50,6 +50,87 @@ class CreateShapesTest {
   }
 
   @Test
+  void claimsNamingOtherOwnersRecordWhatTheGeneralPathRecords() {
+    String one = "[{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}]";
+    String two =
+        "[{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true},"
+            + " {apiVersion: v1, kind: Pod, name: q, uid: u2}]";
+    // the owners a template's next claim names, and lists that must not take the shortcut
+    List<String> taken =
+        List.of(
+            "[{apiVersion: v1, kind: Pod, name: p2, uid: u9, controller: true}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: '', controller: true}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u0, controller: false}]");
+    List<String> takenTwo =
+        List.of(
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u2, controller: true},"
+                + " {apiVersion: v1, kind: Pod, name: q, uid: u1}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: a, controller: true},"
+                + " {apiVersion: v1, kind: Pod, name: q, uid: z}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: z, controller: true},"
+                + " {apiVersion: v1, kind: Pod, name: q, uid: a}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u3, controller: true},"
+                + " {apiVersion: v1, kind: Pod, name: q, uid: u1}]");
+    List<String> missed =
+        List.of(
+            "[{apiVersion: v1, kind: Pod, name: p, uid: 7, controller: true}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: null, controller: true}]",
+            "[{apiVersion: v1, kind: Pod, name: p, controller: true, uid: u9}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u9}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u9, controller: true, x: 1}]",
+            "[]",
+            two);
+    List<String> missedTwo =
+        List.of(
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u3, controller: true},"
+                + " {apiVersion: v1, kind: Pod, name: q, uid: u3}]",
+            "[{apiVersion: v1, kind: Pod, name: p, uid: u3, controller: true},"
+                + " {apiVersion: v1, kind: Pod, uid: u4, name: q}]",
+            one);
+    for (String sub : List.of("", "status")) {
+      for (boolean copy : List.of(false, true)) {
+        for (String owners : taken) {
+          assertThat(same(claim(one), claim(owners), sub, copy)).as(owners).isTrue();
+        }
+        for (String owners : takenTwo) {
+          assertThat(same(claim(two), claim(owners), sub, copy)).as(owners).isTrue();
+        }
+        for (String owners : missed) {
+          assertThat(same(claim(one), claim(owners), sub, copy)).as(owners).isFalse();
+        }
+        for (String owners : missedTwo) {
+          assertThat(same(claim(two), claim(owners), sub, copy)).as(owners).isFalse();
+        }
+      }
+    }
+    // a remembered list with a uid twice (invalid, but the general path records it) is not used
+    assertThat(same(claim(dup()), claim(two), "", false)).isFalse();
+  }
+
+  private static String dup() {
+    return "[{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true},"
+        + " {apiVersion: v1, kind: Pod, name: q, uid: u1}]";
+  }
+
+  private static ObjectNode claim(String owners) {
+    return Yaml.obj(
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata:
+          name: c
+          namespace: default
+          annotations: {resource.kubernetes.io/pod-claim-name: resource}
+          ownerReferences: %s
+        spec:
+          devices:
+            requests:
+            - {name: req-0, exactly: {deviceClassName: d, allocationMode: ExactCount, count: 1}}
+        """
+            .formatted(owners));
+  }
+
+  @Test
   void kindsSharingTheUntypedSchemaAreToldApart() {
     CreateShapes shapes = new CreateShapes();
     ObjectNode a = Yaml.obj("{apiVersion: x.io/v1, kind: A, metadata: {name: a}, spec: {f: 1}}");
