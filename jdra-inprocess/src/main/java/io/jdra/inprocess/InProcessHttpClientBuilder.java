@@ -19,7 +19,7 @@ final class InProcessHttpClientBuilder
   public InProcessHttpClient build() {
     // A derived client (newBuilder() of a client) shares its parent's open/closed state.
     AtomicBoolean closed = client != null ? client.getClosed() : new AtomicBoolean();
-    return new InProcessHttpClient(this, closed, clientFactory.transport());
+    return new InProcessHttpClient(this, closed, clientFactory.sender(), clientFactory.deadlines());
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.jdra.inprocess;
 
 import io.fabric8.kubernetes.client.http.HttpClient;
+import io.jdra.apiserver.http.InProcessRequest;
+import io.jdra.apiserver.http.InProcessResponse;
 import io.jdra.apiserver.http.InProcessTransport;
 import java.util.Objects;
 
@@ -9,10 +11,24 @@ import java.util.Objects;
  * {@code KubernetesClientBuilder.withHttpClientFactory} (or use {@link InProcessClients}).
  */
 public final class InProcessHttpClientFactory implements HttpClient.Factory {
-  private final InProcessTransport transport;
+  /** Where requests go: the server's transport, or a test's stand-in. */
+  interface Sender {
+    void send(InProcessRequest request, InProcessResponse response);
+  }
+
+  private final Sender sender;
+  private final RequestDeadlines deadlines;
 
   public InProcessHttpClientFactory(InProcessTransport transport) {
-    this.transport = Objects.requireNonNull(transport, "transport");
+    this(Objects.requireNonNull(transport, "transport")::send, RequestDeadlines.shared());
+  }
+
+  /**
+   * @param deadlines times the clients' requests, or null to leave their timeouts to fabric8
+   */
+  InProcessHttpClientFactory(Sender sender, RequestDeadlines deadlines) {
+    this.sender = sender;
+    this.deadlines = deadlines;
   }
 
   @Override
@@ -20,7 +36,11 @@ public final class InProcessHttpClientFactory implements HttpClient.Factory {
     return new InProcessHttpClientBuilder(this);
   }
 
-  InProcessTransport transport() {
-    return transport;
+  Sender sender() {
+    return sender;
+  }
+
+  RequestDeadlines deadlines() {
+    return deadlines;
   }
 }

@@ -11,19 +11,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One in-process answer as fabric8 reads it: the response completes with the head, the body goes to
  * fabric8's consumer a batch per {@link #consume()}, and {@link #cancel()} makes the server see its
- * peer leave (a watch ends there). Watch streams reach fabric8 as ASCII ({@link AsciiJson}).
+ * peer leave (a watch ends there). Watch streams reach fabric8 as ASCII ({@link AsciiJson}). With a
+ * timeout ({@link #timeWith}) the response fails when its head does not come in time; a head that
+ * comes after that is refused (the server sees its peer leave).
  */
-final class ResponseBody implements AsyncBody, InProcessResponse {
+final class ResponseBody implements AsyncBody, InProcessResponse, RequestDeadlines.Timed {
   private final HttpRequest request;
   private final AsyncBody.Consumer<List<ByteBuffer>> consumer;
   private final AsciiJson ascii;
   private final CompletableFuture<HttpResponse<AsyncBody>> response = new CompletableFuture<>();
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private volatile InProcessCall call;
+  private RequestDeadlines.Deadline deadline;
 
   ResponseBody(HttpRequest request, AsyncBody.Consumer<List<ByteBuffer>> consumer) {
     this.request = request;
@@ -44,10 +48,30 @@ final class ResponseBody implements AsyncBody, InProcessResponse {
     return response;
   }
 
+  /** Fails the response if its head has not come {@code timeoutNanos} from now; before sending. */
+  void timeWith(RequestDeadlines deadlines, long timeoutNanos) {
+    deadline = deadlines.add(this, timeoutNanos);
+  }
+
   @Override
   public void head(int status, Map<String, List<String>> headers, InProcessCall call) {
     this.call = call;
-    response.complete(new Head(headers, status, this, request));
+    if (deadline != null) {
+      deadline.clear();
+    }
+    if (!response.complete(new Head(headers, status, this, request))) {
+      call.cancel(); // timed out: nobody reads this answer
+    }
+  }
+
+  @Override
+  public boolean answered() {
+    return response.isDone();
+  }
+
+  @Override
+  public void expire(TimeoutException timeout) {
+    response.completeExceptionally(timeout);
   }
 
   @Override
