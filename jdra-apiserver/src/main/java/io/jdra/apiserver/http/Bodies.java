@@ -1,6 +1,7 @@
 package io.jdra.apiserver.http;
 
 import io.jdra.apiserver.meta.ApiException;
+import io.jdra.apiserver.meta.ByteTrees;
 import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.protobuf.KubernetesProtobuf;
 import io.jdra.apiserver.protobuf.ProtobufException;
@@ -52,12 +53,17 @@ final class Bodies {
 
   /**
    * Parses a create or update body, noting what strict field validation needs to know: a JSON body
-   * is read once with duplicate detection and only read again when that fails.
+   * is read once from its bytes ({@link ByteTrees}, which leaves a repeated key to Jackson), else
+   * once by Jackson with duplicate detection, and only read again when that fails.
    */
   static Parsed parseWrite(byte[] body, String contentType, String apiVersion, String kind) {
     String mt = mediaType(contentType);
     boolean json = mt.equals("application/json") || mt.equals("*/*");
     if (json) {
+      ObjectNode read = ByteTrees.object(body); // null: a repeated key, or Jackson's to read
+      if (read != null) {
+        return new Parsed(read, false, false);
+      }
       try {
         JsonNode node = DUPLICATES_REJECTED.readTree(body);
         if (node instanceof ObjectNode o) {

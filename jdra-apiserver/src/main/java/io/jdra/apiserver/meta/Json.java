@@ -235,7 +235,9 @@ public final class Json {
     return w != null ? w : new Written(MAPPER.writeValueAsBytes(node), false);
   }
 
+  /** The object {@code MAPPER.readTree(json)} gives, most without Jackson ({@link ByteTrees}). */
   public static ObjectNode parseObject(byte[] json) {
-    return (ObjectNode) MAPPER.readTree(json);
+    ObjectNode read = ByteTrees.object(json);
+    return read != null ? read : (ObjectNode) MAPPER.readTree(json);
   }
 }
