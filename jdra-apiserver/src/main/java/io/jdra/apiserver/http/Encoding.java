@@ -5,6 +5,7 @@ import io.jdra.apiserver.meta.Json;
 import io.jdra.apiserver.registry.ResourceType;
 import io.jdra.apiserver.storage.ListPage;
 import io.jdra.apiserver.storage.StoredObject;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ final class Encoding {
 
   static Buffer object(ResourceType t, String version, StoredObject o) {
     if (!Conversion.needed(t, version)) {
-      return Buffer.buffer(o.json());
+      // the stored bytes as they are, not copied: an answer's buffer is only read
+      return Buffer.buffer(Unpooled.wrappedBuffer(o.json()));
     }
     return Buffer.buffer(Json.bytes(tree(t, version, o)));
   }

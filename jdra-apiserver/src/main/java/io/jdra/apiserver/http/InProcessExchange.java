@@ -1,5 +1,6 @@
 package io.jdra.apiserver.http;
 
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -135,7 +136,10 @@ final class InProcessExchange extends Exchange implements InProcessCall {
 
   @Override
   Buffer completeBody() {
-    return request.body() == null ? Buffer.buffer() : Buffer.buffer(request.body());
+    // the client's bytes, not copied: the server only reads a request's body
+    return request.body() == null
+        ? Buffer.buffer()
+        : Buffer.buffer(Unpooled.wrappedBuffer(request.body()));
   }
 
   @Override

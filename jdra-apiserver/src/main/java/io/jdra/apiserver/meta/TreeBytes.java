@@ -28,6 +28,14 @@ final class TreeBytes {
 
   private static final ThreadLocal<TreeBytes> BUFFERS = ThreadLocal.withInitial(TreeBytes::new);
 
+  /** Slots of the remembered keys (a power of two), and the longest key remembered. */
+  private static final int KEY_SLOTS = 512;
+
+  private static final int MAX_KEY = 128;
+
+  private final String[] keys = new String[KEY_SLOTS];
+  private final byte[][] keyBytes = new byte[KEY_SLOTS][];
+
   private byte[] buf = new byte[8192];
   private char[] chars = new char[256];
   private int len;
@@ -107,7 +115,7 @@ final class TreeBytes {
         put(',');
       }
       first = false;
-      if (!string(e.getKey())) {
+      if (!key(e.getKey())) {
         return false;
       }
       put(':');
@@ -163,6 +171,34 @@ final class TreeBytes {
       }
     }
     put(']');
+    return true;
+  }
+
+  /**
+   * A key, quoted: its bytes copied from those last written for an equal key in its slot, else
+   * written and remembered there. Most keys are few and repeat in every object (field names, which
+   * {@link ByteTrees} and the code's constants also share as strings, so that their hash codes are
+   * already known and equals finds them identical).
+   */
+  private boolean key(String k) {
+    int h = k.hashCode();
+    int slot = (h ^ (h >>> 12)) & (KEY_SLOTS - 1);
+    String known = keys[slot];
+    if (known == k || k.equals(known)) {
+      byte[] b = keyBytes[slot];
+      ensure(b.length);
+      System.arraycopy(b, 0, buf, len, b.length);
+      len += b.length;
+      return true;
+    }
+    int start = len;
+    if (!string(k)) {
+      return false;
+    }
+    if (len - start <= MAX_KEY) {
+      keyBytes[slot] = Arrays.copyOfRange(buf, start, len);
+      keys[slot] = k;
+    }
     return true;
   }
 

@@ -38,12 +38,16 @@ public final class BodyCheck {
    * does not declare is unknown.
    */
   private static boolean struct(Type t, JsonNode obj, boolean strict) {
+    Field mapValue = t.mapValue;
     for (Map.Entry<String, JsonNode> e : obj.properties()) {
-      String key = e.getKey();
-      if (strict && !t.declares(key)) {
+      // t.declares(key) and t.field(key) in one lookup; an undeclared key's value (t.field's
+      // UNKNOWN) passes both checks
+      Field declared = t.fields.get(e.getKey());
+      if (declared == null && strict) {
         return false;
       }
-      if (!value(t.field(key), e.getValue(), strict)) {
+      Field f = mapValue != null ? mapValue : declared;
+      if (f != null && !value(f, e.getValue(), strict)) {
         return false;
       }
     }
@@ -59,7 +63,7 @@ public final class BodyCheck {
         if (!v.isObject()) {
           return false;
         }
-        Type t = Schema.type(f.elem());
+        Type t = f.objectType(); // Schema.type(f.elem()) for a struct, remembered
         return t == Type.UNTYPED || struct(t, v, strict && t.isStruct());
       }
       case MAP -> {

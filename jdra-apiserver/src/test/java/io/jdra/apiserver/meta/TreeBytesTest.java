@@ -215,6 +215,14 @@ class TreeBytesTest {
       o.put(s, s);
       same(o);
     }
+    // keys written before, as equal strings and as the same ones (the writer remembers keys)
+    for (int i = 0; i < strings.size(); i++) {
+      ObjectNode o = NODES.objectNode();
+      o.put(new String(strings.get(i)), i);
+      o.put(strings.get((i * 7) % strings.size()) + "x", i);
+      o.put(strings.get(i) + "x", i);
+      same(o);
+    }
     // long strings cross the buffer's growth
     StringBuilder big = new StringBuilder();
     for (int i = 0; i < 5000; i++) {
