@@ -105,4 +105,54 @@ public class PatchBench {
   public ObjectNode trackUpdate() {
     return Patcher.trackUpdate(V, K, claim, changed, "controller", NOW);
   }
+
+  /** A template's claims as the controller creates them: each names its own pod. */
+  private final ObjectNode[] created = new ObjectNode[64];
+
+  /** The scheduler's finalizer write and then its allocation write of each of those claims. */
+  private final ObjectNode[] finalized = new ObjectNode[64];
+
+  private final ObjectNode[] allocated = new ObjectNode[64];
+  private int next;
+
+  @Setup
+  public void setUpCreates() {
+    ObjectNode status = (ObjectNode) claim.get("status");
+    for (int i = 0; i < created.length; i++) {
+      ObjectNode c = claim.deepCopy();
+      c.remove("status");
+      ObjectNode meta = (ObjectNode) c.get("metadata");
+      meta.put("name", "trainer-" + i + "-gpu");
+      meta.putArray("ownerReferences")
+          .addObject()
+          .put("apiVersion", "v1")
+          .put("kind", "Pod")
+          .put("name", "trainer-" + i)
+          .put("uid", "4f7c2f4e-" + i)
+          .put("controller", true)
+          .put("blockOwnerDeletion", true);
+      created[i] = Patcher.trackUpdateSharing(V, K, null, c, "controller", NOW, "");
+      ObjectNode f = created[i].deepCopy();
+      ((ObjectNode) f.get("metadata")).putArray("finalizers").add("resource.kubernetes.io/delete");
+      finalized[i] = Patcher.trackUpdateSharing(V, K, created[i], f, "scheduler", NOW, "");
+      allocated[i] = finalized[i].deepCopy();
+      allocated[i].set("status", status.deepCopy());
+    }
+  }
+
+  /** A claim create's managed fields (with the copy of the body the step consumes). */
+  @Benchmark
+  public ObjectNode trackClaimCreate() {
+    ObjectNode c = created[next++ & 63].deepCopy();
+    ((ObjectNode) c.get("metadata")).remove("managedFields");
+    return Patcher.trackUpdateSharing(V, K, null, c, "controller", NOW, "");
+  }
+
+  /** The scheduler's status write's managed fields (with the copy of the body it consumes). */
+  @Benchmark
+  public ObjectNode trackClaimAllocation() {
+    int i = next++ & 63;
+    return Patcher.trackUpdateSharing(
+        V, K, finalized[i], allocated[i].deepCopy(), "scheduler", NOW, "status");
+  }
 }
