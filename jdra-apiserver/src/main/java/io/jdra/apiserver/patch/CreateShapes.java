@@ -166,26 +166,7 @@ final class CreateShapes {
       }
       return true;
     }
-    if (!(a instanceof ObjectNode) || a.getClass() != b.getClass() || a.size() != b.size()) {
-      return false;
-    }
-    Iterator<Map.Entry<String, JsonNode>> ia = a.properties().iterator();
-    Iterator<Map.Entry<String, JsonNode>> ib = b.properties().iterator();
-    while (ia.hasNext()) {
-      Map.Entry<String, JsonNode> ea = ia.next();
-      Map.Entry<String, JsonNode> eb = ib.next();
-      if (!ea.getKey().equals(eb.getKey())) {
-        return false;
-      }
-      boolean same =
-          ea.getKey().equals(at[depth])
-              ? sameShapeBut(ea.getValue(), eb.getValue(), at, depth + 1)
-              : sameShape(ea.getValue(), eb.getValue());
-      if (!same) {
-        return false;
-      }
-    }
-    return true;
+    return a instanceof ObjectNode && a.getClass() == b.getClass() && sameMembers(a, b, at, depth);
   }
 
   /** Whether a create that {@link #find} missed should be remembered in place of the last one. */
@@ -210,22 +191,38 @@ final class CreateShapes {
       return false;
     }
     if (a instanceof ObjectNode) {
-      if (a.size() != b.size()) {
-        return false;
-      }
-      Iterator<Map.Entry<String, JsonNode>> ia = a.properties().iterator();
-      Iterator<Map.Entry<String, JsonNode>> ib = b.properties().iterator();
-      while (ia.hasNext()) {
-        Map.Entry<String, JsonNode> ea = ia.next();
-        Map.Entry<String, JsonNode> eb = ib.next();
-        if (!ea.getKey().equals(eb.getKey()) || !sameShape(ea.getValue(), eb.getValue())) {
-          return false;
-        }
-      }
-      return true;
+      return sameMembers(a, b, null, 0);
     }
     if (a instanceof ArrayNode) {
       return a.equals(b);
+    }
+    return true;
+  }
+
+  /**
+   * Whether objects {@code a} and {@code b} have the same member names in the same order, each
+   * value of the same shape; the member named {@code at[depth]} (when {@code at} is given) as
+   * {@link #sameShapeBut} has it.
+   */
+  private static boolean sameMembers(JsonNode a, JsonNode b, String[] at, int depth) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    Iterator<Map.Entry<String, JsonNode>> ia = a.properties().iterator();
+    Iterator<Map.Entry<String, JsonNode>> ib = b.properties().iterator();
+    while (ia.hasNext()) {
+      Map.Entry<String, JsonNode> ea = ia.next();
+      Map.Entry<String, JsonNode> eb = ib.next();
+      if (!ea.getKey().equals(eb.getKey())) {
+        return false;
+      }
+      boolean same =
+          at != null && ea.getKey().equals(at[depth])
+              ? sameShapeBut(ea.getValue(), eb.getValue(), at, depth + 1)
+              : sameShape(ea.getValue(), eb.getValue());
+      if (!same) {
+        return false;
+      }
     }
     return true;
   }
