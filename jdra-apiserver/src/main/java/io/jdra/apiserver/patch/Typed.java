@@ -345,9 +345,17 @@ final class Typed {
 
   private static void compareAt(
       JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c, boolean zl, boolean zr) {
-    if (noDifference(l, r, c, zl, zr)) {
-      return;
+    if (!noDifference(l, r, c, zl, zr)) {
+      compareDifferent(l, r, f, path, c, zl, zr);
     }
+  }
+
+  /**
+   * {@link #compareAt} for a pair whose caller found {@link #noDifference} false: not tested again
+   * (for two unequal containers that test walks them up to their first difference).
+   */
+  private static void compareDifferent(
+      JsonNode l, JsonNode r, Field f, FieldPath path, Comparison c, boolean zl, boolean zr) {
     JsonNode lv = l == null || l.isNull() ? null : l;
     JsonNode rv = r == null || r.isNull() ? null : r;
     Shape s;
@@ -403,7 +411,7 @@ final class Typed {
         JsonNode le = li.get(pe);
         JsonNode re = ri.get(pe);
         if (!noDifference(le, re, c, zl, zr)) {
-          compareAt(le, re, f.elementField(), path.child(pe), c, zl, zr);
+          compareDifferent(le, re, f.elementField(), path.child(pe), c, zl, zr);
         }
       }
     }
@@ -446,11 +454,15 @@ final class Typed {
       return; // both present: no zero value would replace either
     }
     Field cf = t.field(k);
-    if (cf.zeroPresent() && t.isStruct()) {
+    FieldPath child = path.child(new FieldPath.Field(k));
+    if (cf.zeroPresent() && t.isStruct() && (lc == null || rc == null)) {
+      // a Go zero value stands in for an absent side, and may equal the other side
       lc = lc == null && lv != null && zl ? zero(cf) : lc;
       rc = rc == null && rv != null && zr ? zero(cf) : rc;
+      compareAt(lc, rc, cf, child, c, zl, zr);
+    } else {
+      compareDifferent(lc, rc, cf, child, c, zl, zr);
     }
-    compareAt(lc, rc, cf, path.child(new FieldPath.Field(k)), c, zl, zr);
   }
 
   private static void leaf(JsonNode l, JsonNode r, FieldPath path, Comparison c) {
